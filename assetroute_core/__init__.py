@@ -1,0 +1,83 @@
+"""assetroute: which tokens can move between blockchains, and what they become on arrival.
+
+Load the Cosmos chain registry once and ask the two lookups of the reference API::
+
+    >>> import os, assetroute_core as ar
+    >>> reg = ar.load_registry(os.environ.get("ASSETROUTE_REGISTRY", "../shared/chain-registry"))
+    >>> pair = next(p for p in reg.assets_between_chains("cosmoshub-4", "osmosis-1")
+    ...             if p.asset_on_source.denom == "uatom")
+    >>> pair.asset_on_dest.trace, pair.txs_required, pair.bridges
+    ('transfer/channel-0', 1, ('IBC',))
+
+The same lookups are served over HTTP (:mod:`assetroute_core.server`), read back from any
+compatible service (:mod:`assetroute_core.client`) and on the command line
+(``python -m assetroute_core``).
+"""
+
+from ._exceptions import (
+    AssetRouteError,
+    FetchError,
+    InvalidArgumentError,
+    MethodNotAllowedError,
+    NotFoundError,
+    OverlayError,
+    RegistrySourceError,
+    RemoteServiceError,
+    RequestError,
+    UnsafeArchiveError,
+)
+from ._fetch import PINNED_ARCHIVE_URL, PINNED_COMMIT, ResolvedSource, resolve_source
+from ._ibc import ibc_denom
+from ._models import (
+    Asset,
+    BridgeLink,
+    Chain,
+    Channel,
+    Hop,
+    Metadata,
+    Provenance,
+    QualityIssue,
+    Route,
+    SwapVenue,
+)
+from ._overlay import Overlay, load_overlay
+from ._registry import Registry, load_registry
+from ._results import AssetPair, BetweenChainsResult, DestAsset, FromSourceResult
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PINNED_ARCHIVE_URL",
+    "PINNED_COMMIT",
+    "Asset",
+    "AssetPair",
+    "AssetRouteError",
+    "BetweenChainsResult",
+    "BridgeLink",
+    "Chain",
+    "Channel",
+    "DestAsset",
+    "FetchError",
+    "FromSourceResult",
+    "Hop",
+    "InvalidArgumentError",
+    "Metadata",
+    "MethodNotAllowedError",
+    "NotFoundError",
+    "Overlay",
+    "OverlayError",
+    "Provenance",
+    "QualityIssue",
+    "RegistrySourceError",
+    "RemoteServiceError",
+    "Registry",
+    "RequestError",
+    "ResolvedSource",
+    "Route",
+    "SwapVenue",
+    "UnsafeArchiveError",
+    "ibc_denom",
+    "load_overlay",
+    "load_registry",
+    "resolve_source",
+]

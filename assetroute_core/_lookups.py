@@ -1,0 +1,210 @@
+"""The two lookups of SPEC.md §4–§5 over the routing engine."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ._exceptions import InvalidArgumentError, NotFoundError
+from ._models import Asset, Route, SwapVenue
+from ._results import AssetPair, BetweenChainsResult, DestAsset, FromSourceResult
+from ._routing import Engine
+
+__all__ = ["RECOMMENDATION_REASONS", "GROUP_BY_VALUES", "assets_between_chains", "assets_from_source"]
+
+RECOMMENDATION_REASONS = ("UNKNOWN", "BASE_TOKEN", "MOST_LIQUID", "DIRECT")
+GROUP_BY_VALUES = ("chain_id", "recommended_symbol")
+TRADABLE_TYPES = ("sdk.coin", "ics20")
+
+
+def _check_bool(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidArgumentError(f"invalid value for bool field {name}", value=value)
+    return value
+
+
+def _check_str(name: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise InvalidArgumentError(f"invalid value for string field {name}", value=value)
+    return value
+
+
+def _keep(asset: Asset, *, cw20: bool, evm: bool, no_metadata: bool) -> bool:
+    if asset.is_cw20 and not cw20:
+        return False
+    if asset.is_evm and not evm:
+        return False
+    return no_metadata or asset.metadata is not None
+
+
+def resolve_chain(engine: Engine, chain_id: str) -> str | None:
+    """Chain name of a routable chain-id, or ``None``."""
+    name = engine.data.chain_ids.get(chain_id)
+    return name if name is not None and name in engine.routable else None
+
+
+def assets_between_chains(
+    engine: Engine,
+    source_chain_id: str,
+    dest_chain_id: str,
+    *,
+    include_no_metadata_assets: bool = False,
+    include_cw20_assets: bool = False,
+    include_evm_assets: bool = False,
+    allow_multi_tx: bool = False,
+) -> BetweenChainsResult:
+    _check_str("source_chain_id", source_chain_id)
+    _check_str("dest_chain_id", dest_chain_id)
+    for name, value in (("include_no_metadata_assets", include_no_metadata_assets),
+                        ("include_cw20_assets", include_cw20_assets),
+                        ("include_evm_assets", include_evm_assets), ("allow_multi_tx", allow_multi_tx)):
+        _check_bool(name, value)
+    source = resolve_chain(engine, source_chain_id)
+    if source is None:
+        raise NotFoundError("source chain not found", value=source_chain_id)
+    dest = resolve_chain(engine, dest_chain_id)
+    if dest is None:
+        raise NotFoundError("dest chain not found", value=dest_chain_id)
+    if source == dest:
+        raise InvalidArgumentError("source and dest chain must differ", value=source_chain_id)
+    cache_key = (source, dest, include_no_metadata_assets, include_cw20_assets, include_evm_assets, allow_multi_tx)
+    cached = engine.results.get(cache_key)
+    if cached is not None:
+        return BetweenChainsResult(source_chain_id, dest_chain_id, cached)
+    flags = {"cw20": include_cw20_assets, "evm": include_evm_assets, "no_metadata": include_no_metadata_assets}
+    pairs: list[AssetPair] = []
+    for asset in engine.held(source):
+        if not _keep(asset, **flags):
+            continue
+        best = engine.best_routes(asset, dest)
+        for denom in sorted(best):
+            route = best[denom]
+            if route.txs_required > 1 and not allow_multi_tx:
+                continue
+            if not _keep(route.dest, **flags):
+                continue
+            pairs.append(AssetPair(asset, route.dest, route.txs_required, route.bridges, route))
+    engine.results.put(cache_key, tuple(pairs))
+    return BetweenChainsResult(source_chain_id, dest_chain_id, tuple(pairs))
+
+
+def _venues(engine: Engine, swap_venues: Sequence[SwapVenue | dict[str, object]] | None) -> list[SwapVenue]:
+    if not swap_venues:
+        return [v for v, _ in engine.overlay.swap_venues]
+    out = []
+    for i, venue in enumerate(swap_venues):
+        if isinstance(venue, SwapVenue):
+            out.append(venue)
+            continue
+        if not isinstance(venue, dict) or not isinstance(venue.get("name"), str) or not isinstance(
+                venue.get("chain_id"), str):
+            raise InvalidArgumentError(f"swap_venues[{i}] must be an object with string name and chain_id",
+                                       value=venue)
+        logo = venue.get("logo_uri")
+        out.append(SwapVenue(venue["name"], venue["chain_id"], logo if isinstance(logo, str) else None))
+    return out
+
+
+def assets_from_source(
+    engine: Engine,
+    source_asset_denom: str,
+    source_asset_chain_id: str,
+    *,
+    allow_multi_tx: bool = False,
+    recommendation_reason: str | None = None,
+    include_swaps: bool = False,
+    swap_venues: Sequence[SwapVenue | dict[str, object]] | None = None,
+    native_only: bool = False,
+    group_by: str | None = None,
+    include_cw20_assets: bool = False,
+) -> FromSourceResult:
+    _check_str("source_asset_denom", source_asset_denom)
+    _check_str("source_asset_chain_id", source_asset_chain_id)
+    for name, value in (("allow_multi_tx", allow_multi_tx), ("include_swaps", include_swaps),
+                        ("native_only", native_only), ("include_cw20_assets", include_cw20_assets)):
+        _check_bool(name, value)
+    reason = "UNKNOWN" if recommendation_reason is None else recommendation_reason
+    if reason not in RECOMMENDATION_REASONS:
+        raise InvalidArgumentError(
+            f"invalid recommendation_reason; allowed: {', '.join(RECOMMENDATION_REASONS)}", value=reason)
+    group = "chain_id" if group_by in (None, "") else group_by
+    if group not in GROUP_BY_VALUES:
+        raise InvalidArgumentError(f"invalid group_by; allowed: {', '.join(GROUP_BY_VALUES)}", value=group_by)
+    chain = resolve_chain(engine, source_asset_chain_id)
+    if chain is None:
+        raise InvalidArgumentError("Invalid source_asset_chain_id", value=source_asset_chain_id)
+    source = engine.find(chain, source_asset_denom)
+    if source is None:
+        raise InvalidArgumentError("Invalid source_asset_denom", value=source_asset_denom)
+    venues = _venues(engine, swap_venues) if include_swaps else []
+
+    found: dict[tuple[str, str], DestAsset] = {}
+
+    def add(asset: Asset, route: Route | None) -> None:
+        if asset.chain_name == source.chain_name and asset.denom == source.denom:
+            return
+        if asset.is_cw20 and not include_cw20_assets:
+            return
+        if route is not None and route.txs_required > 1 and not allow_multi_tx:
+            return
+        if native_only and asset.trace:
+            return
+        key = (asset.chain_name, asset.denom)
+        if key not in found or (route is not None and found[key].route is not None
+                                and _better(route, found[key].route)):
+            found[key] = DestAsset(asset, route)
+
+    if reason == "BASE_TOKEN":
+        root = engine.unwind(source).root
+        if not root.trace and root.chain_name in engine.routable:
+            best = engine.best_routes(source, root.chain_name).get(root.denom)
+            if best is not None:
+                add(root, best)
+    else:
+        chains = engine.reachable_chains(source)
+        per_chain: dict[str, list[Route]] = {}
+        for dest in chains:
+            routes = list(engine.best_routes(source, dest).values())
+            per_chain[dest] = routes
+        if reason == "DIRECT":
+            for neighbour, route in engine.direct_sends(source).items():
+                per_chain.setdefault(neighbour, []).append(route)
+            for dest, routes in per_chain.items():
+                allowed = [r for r in routes if allow_multi_tx or r.txs_required == 1]
+                if allowed:
+                    pick = min(allowed, key=lambda r: (len(r.hops), r.txs_required, r.dest.trace.count("/")))
+                    add(pick.dest, pick)
+        else:
+            for routes in per_chain.values():
+                for route in routes:
+                    add(route.dest, route)
+        for venue in venues:
+            venue_chain = resolve_chain(engine, venue.chain_id)
+            if venue_chain is None:
+                continue
+            reach = [r for r in per_chain.get(venue_chain, ()) if allow_multi_tx or r.txs_required == 1]
+            if not reach and venue_chain != source.chain_name:
+                continue
+            via = min(reach, key=_key) if reach else None
+            for asset in engine.tradable(venue_chain, include_cw20=include_cw20_assets):
+                add(asset, via)
+
+    groups: dict[str, list[DestAsset]] = {}
+    for item in found.values():
+        if group == "chain_id":
+            key = item.asset.chain_id
+        else:
+            key = engine.family_symbol(item.asset) or item.asset.origin_denom
+        groups.setdefault(key, []).append(item)
+    ordered = tuple(
+        (key, tuple(sorted(groups[key], key=lambda d: (d.asset.chain_id, d.asset.trace != "", d.asset.denom))))
+        for key in sorted(groups)
+    )
+    return FromSourceResult(source, group, ordered)
+
+
+def _key(route: Route) -> tuple[int, int, int]:
+    return (route.txs_required, route.operations, len(route.hops))
+
+
+def _better(a: Route, b: Route | None) -> bool:
+    return b is None or _key(a) < _key(b)

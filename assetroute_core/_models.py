@@ -1,0 +1,286 @@
+"""Frozen domain objects: chains, channels, assets, bridge links, hops and routes.
+
+Every object here is immutable, so one loaded :class:`~assetroute_core.Registry`
+can be shared by every thread, session and request without copying.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "Asset",
+    "BridgeLink",
+    "Chain",
+    "Channel",
+    "ChannelEnd",
+    "Hop",
+    "Metadata",
+    "Provenance",
+    "QualityIssue",
+    "Route",
+    "SwapVenue",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """One chain of the registry, keyed by ``chain_name`` inside and ``chain_id`` at the API."""
+
+    chain_name: str
+    chain_id: str
+    pretty_name: str
+    chain_type: str  # "cosmos", "evm", or the registry's other namespaces (not routable)
+    status: str  # "live", "killed", "upcoming"
+    pfm_enabled: bool
+    logo_uri: str | None = None
+    bech32_prefix: str | None = None
+    file: str = ""
+
+    @property
+    def routable(self) -> bool:
+        """Live Cosmos and EVM chains with a chain-id are routable."""
+        return self.status == "live" and self.chain_type in ("cosmos", "evm") and bool(self.chain_id)
+
+    def to_api(self) -> dict[str, Any]:
+        """The chain as ``GET /v2/info/chains`` lists it."""
+        out: dict[str, Any] = {
+            "chain_id": self.chain_id,
+            "chain_name": self.chain_name,
+            "pretty_name": self.pretty_name,
+            "chain_type": self.chain_type,
+            "pfm_enabled": self.pfm_enabled,
+        }
+        if self.logo_uri:
+            out["logo_uri"] = self.logo_uri
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Channel:
+    """One IBC channel of an ``_IBC`` file, between ``chain_1`` and ``chain_2`` (chain names)."""
+
+    chain_1: str
+    chain_2: str
+    channel_1: str
+    channel_2: str
+    port_1: str
+    port_2: str
+    status: str | None  # ACTIVE, INACTIVE, CLOSED, PENDING or None when untagged
+    preferred: bool | None
+    version: str
+    file: str
+
+    @property
+    def usable(self) -> bool:
+        """Untagged or active channels are usable; INACTIVE and CLOSED are not."""
+        return self.status not in ("INACTIVE", "CLOSED")
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelEnd:
+    """A channel as seen from one of its chains."""
+
+    chain: str
+    channel_id: str
+    port: str
+    counterparty_chain: str
+    counterparty_channel_id: str
+    counterparty_port: str
+    channel: Channel
+
+
+@dataclass(frozen=True, slots=True)
+class Metadata:
+    """What the chain's assetlist says about a listed (chain, denom)."""
+
+    symbol: str
+    name: str
+    logo_uri: str | None = None
+    decimals: int | None = None
+    token_contract: str | None = None
+    description: str | None = None
+    coingecko_id: str | None = None
+    recommended_symbol: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Asset:
+    """An asset instance: a denom held on a chain, with its IBC identity.
+
+    ``origin_*`` name the chain where it is native in the IBC sense; ``trace`` is
+    the ICS-20 path on the holding chain (``""`` for a native asset).  ``metadata``
+    is set only when the chain's assetlist lists this exact denom.
+    """
+
+    chain_name: str
+    chain_id: str
+    denom: str
+    origin_chain_name: str
+    origin_chain_id: str
+    origin_denom: str
+    trace: str
+    is_cw20: bool
+    is_evm: bool
+    metadata: Metadata | None = None
+    type_asset: str = ""
+    api: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """``(chain_name, denom)``: the identity of an instance."""
+        return (self.chain_name, self.denom)
+
+    @property
+    def listed(self) -> bool:
+        return self.metadata is not None
+
+    @property
+    def is_native(self) -> bool:
+        return not self.trace
+
+    def to_api(self) -> dict[str, Any]:
+        """The asset as the API returns it (a fresh dict; metadata keys only when present)."""
+        return dict(self.api)
+
+
+def asset_api(a: Asset) -> dict[str, Any]:
+    """Build the API dict of *a* in the reference API's field order."""
+    out: dict[str, Any] = {
+        "denom": a.denom,
+        "chain_id": a.chain_id,
+        "origin_denom": a.origin_denom,
+        "origin_chain_id": a.origin_chain_id,
+        "trace": a.trace,
+        "is_cw20": a.is_cw20,
+        "is_evm": a.is_evm,
+    }
+    m = a.metadata
+    if m is not None:
+        out["symbol"] = m.symbol
+        out["name"] = m.name
+        if m.logo_uri is not None:
+            out["logo_uri"] = m.logo_uri
+        if m.decimals is not None:
+            out["decimals"] = m.decimals
+        if m.token_contract is not None:
+            out["token_contract"] = m.token_contract
+        if m.description is not None:
+            out["description"] = m.description
+        if m.coingecko_id is not None:
+            out["coingecko_id"] = m.coingecko_id
+        if m.recommended_symbol is not None:
+            out["recommended_symbol"] = m.recommended_symbol
+    return out
+
+
+def make_asset(**kwargs: Any) -> Asset:
+    """Create an :class:`Asset` with its API dict filled in once."""
+    a = Asset(**kwargs)
+    a.api.update(asset_api(a))
+    return a
+
+
+@dataclass(frozen=True, slots=True)
+class BridgeLink:
+    """A non-IBC connection between two counterpart instances (either direction)."""
+
+    kind: str  # AXELAR, EUREKA, CCTP, ...
+    provider: str
+    a: tuple[str, str]  # (chain_name, denom) as written in the registry
+    b: tuple[str, str]
+    file: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Hop:
+    """One step of a route.
+
+    ``kind`` is ``"IBC"`` or a bridge kind; ``channel`` the channel id on ``from_chain_id``
+    for an IBC hop; ``operation`` the kind of the operation the hop belongs to (an IBC hop
+    folded into an Axelar transfer has kind ``IBC`` and operation ``AXELAR``); ``denom``
+    the denom held on ``to_chain_id`` after the hop; ``new_tx`` whether the hop needs
+    a transaction of its own.
+    """
+
+    from_chain_id: str
+    to_chain_id: str
+    kind: str
+    channel: str | None
+    counterparty_channel: str | None
+    operation: str
+    denom: str
+    new_tx: bool
+
+    def to_api(self) -> dict[str, Any]:
+        return {
+            "from_chain_id": self.from_chain_id,
+            "to_chain_id": self.to_chain_id,
+            "kind": self.kind,
+            "channel": self.channel,
+            "counterparty_channel": self.counterparty_channel,
+            "operation": self.operation,
+            "denom": self.denom,
+            "new_tx": self.new_tx,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """How a source instance becomes a destination instance."""
+
+    source: Asset
+    dest: Asset
+    hops: tuple[Hop, ...]
+    txs_required: int
+    bridges: tuple[str, ...]
+    operations: int
+
+    @property
+    def transfers(self) -> int:
+        return len(self.hops)
+
+
+@dataclass(frozen=True, slots=True)
+class SwapVenue:
+    """A swap venue of the overlay (or of a request): ``{name, chain_id, logo_uri?}``."""
+
+    name: str
+    chain_id: str
+    logo_uri: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class QualityIssue:
+    """One entry of the data-quality report: which file, what is wrong, what was done."""
+
+    file: str
+    problem: str
+    action: str
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where a loaded registry came from and what it holds."""
+
+    source: str
+    kind: str
+    commit: str | None
+    fingerprint: str
+    counts: tuple[tuple[str, int], ...]
+    load_seconds: float
+    loaded_at: str
+    overlay: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "kind": self.kind,
+            "commit": self.commit,
+            "fingerprint": self.fingerprint,
+            "counts": dict(self.counts),
+            "load_seconds": round(self.load_seconds, 4),
+            "loaded_at": self.loaded_at,
+            "overlay": self.overlay,
+        }

@@ -1,0 +1,177 @@
+"""The loaded registry: one immutable object answering both lookups.
+
+>>> import os
+>>> reg = load_registry(os.environ.get("ASSETROUTE_REGISTRY", "../shared/chain-registry"))
+>>> reg.chain("cosmoshub-4").chain_name
+'cosmoshub'
+>>> reg.find_asset("osmosis-1", "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2").trace
+'transfer/channel-0'
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Sequence
+
+from ._exceptions import NotFoundError
+from ._fetch import ProgressCallback, resolve_source
+from ._loader import read_registry
+from ._lookups import assets_between_chains as _between
+from ._lookups import assets_from_source as _from_source
+from ._lookups import resolve_chain
+from ._models import Asset, BridgeLink, Chain, Channel, Provenance, QualityIssue, SwapVenue
+from ._overlay import Overlay, load_overlay
+from ._results import BetweenChainsResult, FromSourceResult
+from ._routing import Engine
+
+__all__ = ["Registry", "load_registry"]
+
+
+@dataclass(frozen=True, eq=False)
+class Registry:
+    """A loaded chain registry: chains, channels, assets, bridges, and both lookups.
+
+    Immutable and thread-safe: share one instance between every thread and session.
+    """
+
+    provenance: Provenance
+    quality: tuple[QualityIssue, ...]
+    overlay: Overlay
+    _engine: Engine = field(repr=False)
+
+    # -- lookups ---------------------------------------------------------------------------
+
+    def assets_between_chains(
+        self,
+        source_chain_id: str,
+        dest_chain_id: str,
+        *,
+        include_no_metadata_assets: bool = False,
+        include_cw20_assets: bool = False,
+        include_evm_assets: bool = False,
+        allow_multi_tx: bool = False,
+    ) -> BetweenChainsResult:
+        """Every asset on the source chain paired with what it becomes on the destination.
+
+        Raises :class:`~assetroute_core.NotFoundError` for an unknown chain and
+        :class:`~assetroute_core.InvalidArgumentError` when both chains are the same.
+        """
+        return _between(
+            self._engine, source_chain_id, dest_chain_id,
+            include_no_metadata_assets=include_no_metadata_assets, include_cw20_assets=include_cw20_assets,
+            include_evm_assets=include_evm_assets, allow_multi_tx=allow_multi_tx,
+        )
+
+    def assets_from_source(
+        self,
+        source_asset_denom: str,
+        source_asset_chain_id: str,
+        *,
+        allow_multi_tx: bool = False,
+        recommendation_reason: str | None = None,
+        include_swaps: bool = False,
+        swap_venues: Sequence[SwapVenue | dict[str, object]] | None = None,
+        native_only: bool = False,
+        group_by: str | None = None,
+        include_cw20_assets: bool = False,
+    ) -> FromSourceResult:
+        """Every asset that one asset can become, grouped by destination chain (or symbol).
+
+        Raises :class:`~assetroute_core.InvalidArgumentError` (``Invalid source_asset_chain_id``,
+        ``Invalid source_asset_denom``, or a bad option value).
+        """
+        return _from_source(
+            self._engine, source_asset_denom, source_asset_chain_id,
+            allow_multi_tx=allow_multi_tx, recommendation_reason=recommendation_reason,
+            include_swaps=include_swaps, swap_venues=swap_venues, native_only=native_only,
+            group_by=group_by, include_cw20_assets=include_cw20_assets,
+        )
+
+    # -- browsing --------------------------------------------------------------------------
+
+    def chains(self, *, routable_only: bool = True) -> tuple[Chain, ...]:
+        """Chains sorted by chain-id; by default only the routable ones (live Cosmos and EVM)."""
+        chains = self._engine.chains.values()
+        if routable_only:
+            chains = [c for c in chains if c.chain_name in self._engine.routable
+                      and self._engine.data.chain_ids.get(c.chain_id) == c.chain_name]
+        return tuple(sorted(chains, key=lambda c: (c.chain_id, c.chain_name)))
+
+    def chain(self, chain_id: str) -> Chain:
+        """The routable chain with this chain-id; :class:`NotFoundError` otherwise."""
+        name = resolve_chain(self._engine, chain_id) if isinstance(chain_id, str) else None
+        if name is None:
+            raise NotFoundError("chain not found", value=chain_id)
+        return self._engine.chains[name]
+
+    def assets(self, chain_id: str) -> tuple[Asset, ...]:
+        """Every instance held on a chain: listed ones and derived canonical vouchers."""
+        return self._engine.held(self.chain(chain_id).chain_name)
+
+    def find_asset(self, chain_id: str, denom: str) -> Asset | None:
+        """The instance with *denom* held on the chain, or ``None``."""
+        return self._engine.find(self.chain(chain_id).chain_name, denom)
+
+    def channels(self) -> tuple[Channel, ...]:
+        """Every channel read from ``_IBC`` (all ports, all statuses)."""
+        return tuple(self._engine.data.channels)
+
+    def bridge_links(self) -> tuple[BridgeLink, ...]:
+        """Bridge links read from traces, plus the CCTP family."""
+        return tuple(self._engine.data.links)
+
+    @property
+    def engine(self) -> Engine:
+        """The routing engine (advanced use: canonical channels, unwinding, candidate routes)."""
+        return self._engine
+
+
+def load_registry(
+    source: str | os.PathLike[str] | None = None,
+    *,
+    overlay: str | os.PathLike[str] | Overlay | None = None,
+    progress: ProgressCallback | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> Registry:
+    """Load a registry from a directory, an archive, a URL, or the default source.
+
+    ``source=None`` uses ``$ASSETROUTE_REGISTRY`` if set, else the pinned GitHub archive of
+    cosmos/chain-registry (downloaded once into the user cache). Bad files never abort the
+    load; they are listed in ``registry.quality``.
+    """
+    from pathlib import Path
+
+    started = time.perf_counter()
+    resolved = resolve_source(source, progress=progress,
+                              cache_dir=Path(cache_dir) if cache_dir is not None else None)
+    ov = overlay if isinstance(overlay, Overlay) else load_overlay(overlay)
+    data = read_registry(resolved.root, ov)
+    engine = Engine(data, ov)
+    types = Counter(c.chain_type for c in data.chains.values())
+    counts = (
+        ("files", data.files),
+        ("chains", len(data.chains)),
+        ("routable_chains", len(engine.routable)),
+        ("cosmos_chains", types.get("cosmos", 0)),
+        ("evm_chains", types.get("evm", 0)),
+        ("channels", len(data.channels)),
+        ("usable_transfer_channels", len(engine._canonical) // 2),
+        ("listed_assets", len(data.listed)),
+        ("bridge_links", len(data.links)),
+        ("quality_issues", len(data.quality)),
+    )
+    provenance = Provenance(
+        source=resolved.source,
+        kind=resolved.kind,
+        commit=resolved.commit,
+        fingerprint=data.fingerprint,
+        counts=counts,
+        load_seconds=time.perf_counter() - started,
+        loaded_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        overlay=ov.path,
+    )
+    return Registry(provenance, tuple(data.quality), ov, engine)

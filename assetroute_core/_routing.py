@@ -1,0 +1,528 @@
+"""The routing engine: held assets, unwinding, canonical representations and routes.
+
+The rules are those of SPEC.md §2–§3, in short:
+
+* an instance unwinds hop by hop along its trace to its origin (IBC hops over usable
+  ``_IBC`` channels); where the next hop is not an IBC channel it can only leave by a bridge;
+* an origin asset is represented on another chain by its base denom (on the origin) or by
+  the one-hop voucher over the canonical channel; multi-hop vouchers are never recommended;
+* a route is: unwind, optionally one IBC hop to a bridge's chain, at most one bridge
+  operation, unwind the counterpart, one IBC hop to the destination;
+* ``txs_required`` is 1 plus one per intermediate chain that cannot pass the transfer on
+  (arrived by IBC without PFM, or by a bridge kind that does not forward).
+
+The engine is built once per registry; its memo tables only ever grow with values that
+are pure functions of the immutable data, guarded by a lock, so it is safe to share.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Hashable, Iterable
+
+from ._ibc import ibc_denom, send_trace
+from ._loader import ListedAsset, RegistryData, denom_key
+from ._models import Asset, Chain, ChannelEnd, Hop, Metadata, Route, make_asset
+from ._overlay import Overlay
+
+__all__ = ["Engine"]
+
+_TYPE_RANK = {"cosmos": 0, "evm": 1}
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """A hop before transaction flags are known."""
+
+    from_chain: str
+    to_chain: str
+    kind: str
+    channel: str | None
+    counterparty_channel: str | None
+    dest: Asset
+
+
+@dataclass(frozen=True, slots=True)
+class _Unwind:
+    stages: tuple[Asset, ...]  # stages[0] is the instance itself, stages[-1] its IBC root
+    steps: tuple[_Step, ...]  # steps[i] leads from stages[i] to stages[i + 1]
+
+    @property
+    def root(self) -> Asset:
+        return self.stages[-1]
+
+    def index(self, asset: Asset) -> int:
+        for i, stage in enumerate(self.stages):
+            if stage.chain_name == asset.chain_name and stage.denom == asset.denom:
+                return i
+        return -1
+
+
+class _LRU:
+    """A small thread-safe LRU for answers that are pure functions of the immutable data."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._data: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Any:
+        with self._lock:
+            value = self._data.get(key)
+            if value is not None:
+                self._data.move_to_end(key)
+            return value
+
+    def put(self, key: Hashable, value: Any) -> None:
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.maxsize:
+                self._data.popitem(last=False)
+
+
+class Engine:
+    """Indexes over one :class:`RegistryData` and the routing algorithm."""
+
+    def __init__(self, data: RegistryData, overlay: Overlay) -> None:
+        self.data = data
+        self.overlay = overlay
+        self.chains: dict[str, Chain] = data.chains
+        self.routable: frozenset[str] = frozenset(n for n, c in data.chains.items() if c.routable)
+        self._lock = threading.RLock()
+        self._canonical: dict[tuple[str, str], ChannelEnd] = {}
+        self._canonical_wasm: dict[tuple[str, str], ChannelEnd] = {}
+        self._index_channels()
+        self.neighbours: dict[str, tuple[str, ...]] = {}
+        self.wasm_neighbours: dict[str, tuple[str, ...]] = {}
+        for (a, b) in self._canonical:
+            self.neighbours.setdefault(a, ())
+            self.neighbours[a] += (b,)
+        for (a, b) in self._canonical_wasm:
+            self.wasm_neighbours.setdefault(a, ())
+            self.wasm_neighbours[a] += (b,)
+        self.neighbours = {k: tuple(sorted(v)) for k, v in self.neighbours.items()}
+        self.wasm_neighbours = {k: tuple(sorted(v)) for k, v in self.wasm_neighbours.items()}
+
+        self.listings: dict[tuple[str, str], ListedAsset] = data.listed
+        self._instances: dict[tuple[str, str], Asset] = {}
+        self.natives: dict[str, list[Asset]] = {}
+        self._rec_memo: dict[tuple[str, str], str] = {}
+        for key, listed in data.listed.items():
+            asset = self._make_listed(listed)
+            self._instances[key] = asset
+            if not asset.trace:
+                self.natives.setdefault(listed.chain_name, []).append(asset)
+        for assets in self.natives.values():
+            assets.sort(key=lambda a: a.denom)
+
+        self._links: dict[tuple[str, str], list[tuple[str, str, tuple[str, str]]]] = {}
+        for link in data.links:
+            ka = (link.a[0], denom_key(link.a[1]))
+            kb = (link.b[0], denom_key(link.b[1]))
+            if ka == kb:
+                continue
+            self._links.setdefault(ka, []).append((link.kind, link.provider, kb))
+            self._links.setdefault(kb, []).append((link.kind, link.provider, ka))
+
+        self._held: dict[str, tuple[Asset, ...]] = {}
+        self._held_index: dict[str, dict[str, Asset]] = {}
+        self._listed_by_chain: dict[str, list[Asset]] = {}
+        for key, asset in self._instances.items():
+            self._listed_by_chain.setdefault(key[0], []).append(asset)
+        self._unwinds: dict[tuple[str, str], _Unwind] = {}
+        self._departures: dict[tuple[str, str], tuple[tuple[tuple[_Step, ...], Asset, str], ...]] = {}
+        self._canon_links: dict[tuple[str, str], list[Asset]] | None = None
+        self.results = _LRU(2048)  # (source, dest, flags...) -> pairs of assets_between_chains
+
+    # -- indexes -----------------------------------------------------------------------------
+
+    def _index_channels(self) -> None:
+        best: dict[tuple[str, str], tuple[tuple[int, int, int, int], ChannelEnd]] = {}
+        best_wasm: dict[tuple[str, str], tuple[tuple[int, int, int, int], ChannelEnd]] = {}
+        for chain, ends in self.data.ends.items():
+            if chain not in self.routable:
+                continue
+            for end in ends.values():
+                ch = end.channel
+                if not ch.usable or end.counterparty_chain not in self.routable:
+                    continue
+                rank = (
+                    0 if ch.preferred else 1,
+                    0 if ch.status == "ACTIVE" else 1,
+                    int(ch.channel_1.rsplit("-", 1)[1]),
+                    int(ch.channel_2.rsplit("-", 1)[1]),
+                )
+                pair = (chain, end.counterparty_chain)
+                if end.port == "transfer" and end.counterparty_port == "transfer":
+                    table = best
+                elif end.port.startswith("wasm.") and end.counterparty_port == "transfer":
+                    table = best_wasm
+                else:
+                    continue
+                if pair not in table or rank < table[pair][0]:
+                    table[pair] = (rank, end)
+        self._canonical = {k: v[1] for k, v in best.items()}
+        self._canonical_wasm = {k: v[1] for k, v in best_wasm.items()}
+
+    def canonical_channel(self, a: str, b: str, *, cw20: bool = False) -> ChannelEnd | None:
+        """The canonical channel end on *a* towards *b* (the ``wasm.`` one for CW20 natives)."""
+        return (self._canonical_wasm if cw20 else self._canonical).get((a, b))
+
+    def chain_id(self, name: str) -> str:
+        chain = self.chains.get(name)
+        return chain.chain_id if chain is not None and chain.chain_id else name
+
+    def is_evm(self, name: str) -> bool:
+        chain = self.chains.get(name)
+        return chain is not None and chain.chain_type == "evm"
+
+    def pfm(self, name: str) -> bool:
+        chain = self.chains.get(name)
+        return chain is not None and chain.pfm_enabled
+
+    # -- assets ------------------------------------------------------------------------------
+
+    def _make_listed(self, listed: ListedAsset) -> Asset:
+        m = listed.metadata
+        metadata = Metadata(m.symbol, m.name, m.logo_uri, m.decimals, m.token_contract, m.description,
+                            m.coingecko_id, self._recommended_symbol(listed, 0))
+        return make_asset(
+            chain_name=listed.chain_name,
+            chain_id=self.chain_id(listed.chain_name),
+            denom=listed.denom,
+            origin_chain_name=listed.origin_chain_name,
+            origin_chain_id=self.chain_id(listed.origin_chain_name),
+            origin_denom=listed.origin_denom,
+            trace=listed.trace,
+            is_cw20=listed.type_asset == "cw20",
+            is_evm=self.is_evm(listed.chain_name),
+            metadata=metadata,
+            type_asset=listed.type_asset,
+        )
+
+    def _listing(self, chain: str, denom: str) -> ListedAsset | None:
+        return self.listings.get((chain, denom_key(denom)))
+
+    def _recommended_symbol(self, listed: ListedAsset, depth: int) -> str:
+        """The documented rule (docs/rules.md): bridged variants get the bridge's suffix."""
+        memo_key = (listed.chain_name, listed.denom)
+        if memo_key in self._rec_memo:
+            return self._rec_memo[memo_key]
+        own = listed.metadata.symbol
+        result = own
+        for t in reversed(listed.traces):
+            ttype = t.get("type")
+            if ttype in ("ibc", "ibc-cw20"):
+                continue
+            provider = t.get("provider") if isinstance(t.get("provider"), str) else ""
+            cp = t.get("counterparty") if isinstance(t.get("counterparty"), dict) else {}
+            cp_listing = None
+            if isinstance(cp.get("chain_name"), str) and isinstance(cp.get("base_denom"), str):
+                cp_listing = self._listing(cp["chain_name"], cp["base_denom"])
+            cp_symbol = cp_listing.metadata.symbol if cp_listing is not None else own
+            if ttype in ("bridge", "ibc-bridge"):
+                suffix = self.overlay.suffixes.get(provider.lower())
+                result = f"{cp_symbol}.{suffix}" if suffix else own
+            elif ttype == "additional-mintage" and provider.lower() == "circle":
+                result = cp_symbol
+            break
+        else:
+            if listed.trace and depth < 8:
+                origin = self._listing(listed.origin_chain_name, listed.origin_denom)
+                if origin is not None and origin is not listed:
+                    result = self._recommended_symbol(origin, depth + 1)
+        self._rec_memo[memo_key] = result
+        return result
+
+    def family_symbol(self, asset: Asset) -> str | None:
+        """``recommended_symbol`` of the instance, or of the listing of its origin asset."""
+        if asset.metadata is not None and asset.metadata.recommended_symbol:
+            return asset.metadata.recommended_symbol
+        origin = self._listing(asset.origin_chain_name, asset.origin_denom)
+        if origin is not None:
+            return self._recommended_symbol(origin, 0)
+        return None
+
+    def instance(self, chain: str, trace: str, origin_chain: str, origin_denom: str) -> Asset:
+        """The instance of an origin asset on *chain* with *trace*: listed if listed, else derived."""
+        denom = ibc_denom(trace, origin_denom)
+        key = (chain, denom_key(denom))
+        found = self._instances.get(key)
+        if found is not None:
+            return found
+        with self._lock:
+            found = self._instances.get(key)
+            if found is None:
+                origin_listing = self._listing(origin_chain, origin_denom)
+                found = make_asset(
+                    chain_name=chain,
+                    chain_id=self.chain_id(chain),
+                    denom=denom,
+                    origin_chain_name=origin_chain,
+                    origin_chain_id=self.chain_id(origin_chain),
+                    origin_denom=origin_denom,
+                    trace=trace,
+                    is_cw20=False if trace else (origin_listing is not None and origin_listing.type_asset == "cw20"),
+                    is_evm=self.is_evm(chain),
+                    metadata=None,
+                    type_asset="ics20" if trace else "",
+                )
+                self._instances[key] = found
+            return found
+
+    def find(self, chain: str, denom: str) -> Asset | None:
+        """The instance held on *chain* with *denom* (listed or derived), if any."""
+        self.held(chain)
+        return self._held_index[chain].get(denom_key(denom))
+
+    def held(self, chain: str) -> tuple[Asset, ...]:
+        """Every instance held on *chain*: its assetlist plus the derived canonical vouchers.
+
+        Ordered as results are: natives first, then by origin chain id and denom.
+        """
+        cached = self._held.get(chain)
+        if cached is not None:
+            return cached
+        seen: dict[str, Asset] = {a.denom: a for a in self._listed_by_chain.get(chain, ())}
+        if chain in self.routable:
+            for neighbour in self.neighbours.get(chain, ()):
+                end = self._canonical[(neighbour, chain)]
+                for native in self.natives.get(neighbour, ()):
+                    if native.is_cw20:
+                        continue
+                    v = self.instance(chain, f"transfer/{end.counterparty_channel_id}", neighbour, native.denom)
+                    seen.setdefault(v.denom, v)
+            for neighbour in self._wasm_sources(chain):
+                end = self._canonical_wasm[(neighbour, chain)]
+                for native in self.natives.get(neighbour, ()):
+                    if native.is_cw20:
+                        v = self.instance(chain, f"transfer/{end.counterparty_channel_id}", neighbour, native.denom)
+                        seen.setdefault(v.denom, v)
+        ordered = tuple(sorted(seen.values(), key=lambda a: (a.trace != "", a.origin_chain_id, a.origin_denom, a.denom)))
+        with self._lock:
+            if chain not in self._held:
+                self._held_index[chain] = {denom_key(a.denom): a for a in ordered}
+                self._held[chain] = ordered
+        return self._held[chain]
+
+    def _wasm_sources(self, chain: str) -> list[str]:
+        return sorted(a for (a, b) in self._canonical_wasm if b == chain)
+
+    # -- unwinding and canonical representations --------------------------------------------
+
+    def unwind(self, asset: Asset) -> _Unwind:
+        key = (asset.chain_name, asset.denom)
+        cached = self._unwinds.get(key)
+        if cached is not None:
+            return cached
+        stages = [asset]
+        steps: list[_Step] = []
+        current = asset
+        while current.trace and len(steps) < 16:
+            port, channel, *rest = current.trace.split("/")
+            end = self.data.ends.get(current.chain_name, {}).get(channel)
+            if (end is None or end.port != port or not end.channel.usable
+                    or end.counterparty_chain not in self.routable or current.chain_name not in self.routable):
+                break
+            nxt = self.instance(end.counterparty_chain, "/".join(rest), current.origin_chain_name, current.origin_denom)
+            steps.append(_Step(current.chain_name, nxt.chain_name, "IBC", channel, end.counterparty_channel_id, nxt))
+            stages.append(nxt)
+            current = nxt
+        result = _Unwind(tuple(stages), tuple(steps))
+        self._unwinds[key] = result
+        return result
+
+    def canonical(self, root: Asset, chain: str) -> tuple[Asset, _Step | None] | None:
+        """The canonical representation of *root* on *chain*, with the hop that reaches it."""
+        if root.chain_name == chain:
+            return root, None
+        if root.trace:
+            return None  # a bridge-landed voucher: only multi-hop vouchers could go further
+        end = self.canonical_channel(root.chain_name, chain, cw20=root.is_cw20)
+        if end is None:
+            return None
+        dest = self.instance(chain, f"transfer/{end.counterparty_channel_id}", root.chain_name, root.denom)
+        return dest, _Step(root.chain_name, chain, "IBC", end.channel_id, end.counterparty_channel_id, dest)
+
+    def reach(self, root: Asset) -> tuple[str, ...]:
+        """Chains where *root* has a canonical representation (its own chain first)."""
+        if root.trace or root.chain_name not in self.routable:
+            return (root.chain_name,)
+        others = self.wasm_neighbours.get(root.chain_name, ()) if root.is_cw20 else self.neighbours.get(root.chain_name, ())
+        return (root.chain_name, *others)
+
+    # -- bridges -----------------------------------------------------------------------------
+
+    def _resolve(self, key: tuple[str, str]) -> Asset | None:
+        chain, denom = key
+        if chain not in self.routable:
+            return None
+        found = self._instances.get(key)
+        if found is not None and found.listed:
+            return found
+        return self.find(chain, denom)
+
+    def _canonical_departures(self) -> dict[tuple[str, str], list[Asset]]:
+        """root key -> one-hop canonical vouchers of that root that have bridge links."""
+        if self._canon_links is None:
+            table: dict[tuple[str, str], list[Asset]] = {}
+            for key in list(self._links):
+                asset = self._resolve(key)
+                if asset is None or not asset.trace:
+                    continue
+                u = self.unwind(asset)
+                if len(u.steps) == 1 and not u.root.trace:
+                    canon = self.canonical(u.root, asset.chain_name)
+                    if canon is not None and canon[0] is asset:
+                        table.setdefault((u.root.chain_name, u.root.denom), []).append(asset)
+            with self._lock:
+                if self._canon_links is None:
+                    self._canon_links = table
+        return self._canon_links
+
+    def departures(self, asset: Asset) -> tuple[tuple[tuple[_Step, ...], Asset, str], ...]:
+        """Ways to cross one bridge from *asset*: (IBC steps before it, counterpart, kind)."""
+        key = (asset.chain_name, asset.denom)
+        cached = self._departures.get(key)
+        if cached is not None:
+            return cached
+        u = self.unwind(asset)
+        out: list[tuple[tuple[_Step, ...], Asset, str]] = []
+        starts: list[tuple[tuple[_Step, ...], Asset]] = [(u.steps[:i], stage) for i, stage in enumerate(u.stages)]
+        root = u.root
+        for voucher in self._canonical_departures().get((root.chain_name, root.denom), ()):
+            canon = self.canonical(root, voucher.chain_name)
+            if canon is not None and canon[1] is not None and u.index(voucher) < 0:
+                starts.append((u.steps + (canon[1],), voucher))
+        for prefix, start in starts:
+            for kind, _provider, other_key in self._links.get((start.chain_name, denom_key(start.denom)), ()):
+                other = self._resolve(other_key)
+                if other is None or other.chain_name == start.chain_name and other.denom == start.denom:
+                    continue
+                step = _Step(start.chain_name, other.chain_name, kind, None, None, other)
+                out.append((prefix + (step,), other, kind))
+        result = tuple(out)
+        self._departures[key] = result
+        return result
+
+    def direct_sends(self, source: Asset) -> dict[str, Route]:
+        """For each neighbour, the instance that sending *source* over the canonical channel gives."""
+        out: dict[str, Route] = {}
+        if source.chain_name not in self.routable:
+            return out
+        cw20_native = source.is_cw20 and not source.trace
+        table = self._canonical_wasm if cw20_native else self._canonical
+        for (a, b), end in table.items():
+            if a != source.chain_name:
+                continue
+            trace = send_trace(source.trace, local_channel=end.channel_id, remote_channel=end.counterparty_channel_id,
+                               local_port=end.port, remote_port=end.counterparty_port)
+            dest = self.instance(b, trace, source.origin_chain_name, source.origin_denom)
+            step = _Step(a, b, "IBC", end.channel_id, end.counterparty_channel_id, dest)
+            out[b] = self._route(source, dest, (step,))
+        return out
+
+    def tradable(self, chain: str, *, include_cw20: bool) -> list[Asset]:
+        """Assets tradable on a swap venue's chain: listed, not deprecated, bank coins (CW20 on request)."""
+        types = ("sdk.coin", "ics20", "cw20") if include_cw20 else ("sdk.coin", "ics20")
+        out = []
+        for asset in self._listed_by_chain.get(chain, ()):
+            listing = self.listings[(chain, denom_key(asset.denom))]
+            if listing.type_asset in types and not listing.deprecated:
+                out.append(asset)
+        return out
+
+    # -- routes ------------------------------------------------------------------------------
+
+    def _tail(self, u: _Unwind, chain: str) -> tuple[Asset, tuple[_Step, ...]] | None:
+        """From an unwind, the canonical instance on *chain* and the steps to it."""
+        canon = self.canonical(u.root, chain)
+        if canon is None:
+            return None
+        target, hop = canon
+        i = u.index(target)
+        if i >= 0:
+            return target, u.steps[:i]
+        assert hop is not None
+        return target, u.steps + (hop,)
+
+    def candidate_routes(self, source: Asset, chain: str) -> Iterable[Route]:
+        """Every route of the model from *source* to a canonical instance on *chain*."""
+        u = self.unwind(source)
+        tail = self._tail(u, chain)
+        if tail is not None and tail[1]:
+            yield self._route(source, tail[0], tail[1])
+        for prefix, counterpart, _kind in self.departures(source):
+            tail2 = self._tail(self.unwind(counterpart), chain)
+            if tail2 is None:
+                continue
+            dest, steps = tail2
+            if dest.chain_name == source.chain_name and dest.denom == source.denom:
+                continue
+            yield self._route(source, dest, prefix + steps)
+
+    def best_routes(self, source: Asset, chain: str) -> dict[str, Route]:
+        """The best route to each distinct destination denom on *chain*."""
+        best: dict[str, Route] = {}
+        for route in self.candidate_routes(source, chain):
+            current = best.get(route.dest.denom)
+            if current is None or _rank(route) < _rank(current):
+                best[route.dest.denom] = route
+        return best
+
+    def reachable_chains(self, source: Asset) -> list[str]:
+        """Chains where a route from *source* can end."""
+        chains: set[str] = set(self.reach(self.unwind(source).root))
+        chains.update(s.chain_name for s in self.unwind(source).stages)
+        for _prefix, counterpart, _kind in self.departures(source):
+            u2 = self.unwind(counterpart)
+            chains.update(self.reach(u2.root))
+            chains.update(s.chain_name for s in u2.stages)
+        return sorted(c for c in chains if c in self.routable)
+
+    def _route(self, source: Asset, dest: Asset, steps: tuple[_Step, ...]) -> Route:
+        ops = [s.kind for s in steps]
+        for j, step in enumerate(steps):
+            if step.kind == "IBC":
+                continue
+            info = self.overlay.bridge(step.kind)
+            if info.absorbs_adjacent_ibc_hop and info.hub_chain:
+                if j > 0 and steps[j - 1].kind == "IBC" and steps[j - 1].to_chain == info.hub_chain == step.from_chain:
+                    ops[j - 1] = step.kind
+                if (j + 1 < len(steps) and steps[j + 1].kind == "IBC"
+                        and steps[j + 1].from_chain == info.hub_chain == step.to_chain):
+                    ops[j + 1] = step.kind
+        hops: list[Hop] = []
+        txs = 1
+        operations = 0
+        for j, step in enumerate(steps):
+            # An IBC hop folded into the bridge operation beside it is part of that operation.
+            new_op = j == 0 or ops[j] == "IBC" or ops[j] != ops[j - 1]
+            if new_op:
+                operations += 1
+            if j == 0:
+                new_tx = True
+            elif not new_op:
+                new_tx = False
+            else:
+                prev = steps[j - 1]
+                if ops[j - 1] == "IBC":
+                    new_tx = not self.pfm(prev.to_chain)
+                else:
+                    new_tx = not self.overlay.bridge(ops[j - 1]).forwards
+            if new_tx and j > 0:
+                txs += 1
+            hops.append(Hop(self.chain_id(step.from_chain), self.chain_id(step.to_chain), step.kind, step.channel,
+                            step.counterparty_channel, ops[j], step.dest.denom, new_tx))
+        bridges: list[str] = []
+        for op in ops:
+            if not bridges or bridges[-1] != op:
+                bridges.append(op)
+        return Route(source, dest, tuple(hops), txs, tuple(bridges), operations)
+
+
+def _rank(route: Route) -> tuple[int, int, int, tuple[str, ...]]:
+    return (route.txs_required, route.operations, len(route.hops), route.bridges)
