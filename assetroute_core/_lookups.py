@@ -28,14 +28,6 @@ def _check_str(name: str, value: object) -> str:
     return value
 
 
-def _keep(asset: Asset, *, cw20: bool, evm: bool, no_metadata: bool) -> bool:
-    if asset.is_cw20 and not cw20:
-        return False
-    if asset.is_evm and not evm:
-        return False
-    return no_metadata or asset.metadata is not None
-
-
 def resolve_chain(engine: Engine, chain_id: str) -> str | None:
     """Chain name of a routable chain-id, or ``None``."""
     name = engine.data.chain_ids.get(chain_id)
@@ -70,19 +62,21 @@ def assets_between_chains(
     cached = engine.results.get(cache_key)
     if cached is not None:
         return BetweenChainsResult(source_chain_id, dest_chain_id, cached)
-    flags = {"cw20": include_cw20_assets, "evm": include_evm_assets, "no_metadata": include_no_metadata_assets}
+    cw20, evm, no_meta = include_cw20_assets, include_evm_assets, include_no_metadata_assets
     pairs: list[AssetPair] = []
-    for asset in engine.held(source):
-        if not _keep(asset, **flags):
+    append = pairs.append
+    best_routes = engine.best_routes
+    for asset in engine.held_reaching(source, dest):
+        if (asset.is_cw20 and not cw20) or (asset.is_evm and not evm) or (asset.metadata is None and not no_meta):
             continue
-        best = engine.best_routes(asset, dest)
-        for denom in sorted(best):
+        best = best_routes(asset, dest)
+        for denom in sorted(best) if len(best) > 1 else best:
             route = best[denom]
-            if route.txs_required > 1 and not allow_multi_tx:
+            out = route.dest
+            if ((route.txs_required > 1 and not allow_multi_tx) or (out.is_cw20 and not cw20)
+                    or (out.is_evm and not evm) or (out.metadata is None and not no_meta)):
                 continue
-            if not _keep(route.dest, **flags):
-                continue
-            pairs.append(AssetPair(asset, route.dest, route.txs_required, route.bridges, route))
+            append(AssetPair(asset, out, route.txs_required, route.bridges, route))
     engine.results.put(cache_key, tuple(pairs))
     return BetweenChainsResult(source_chain_id, dest_chain_id, tuple(pairs))
 

@@ -7,7 +7,7 @@ can be shared by every thread, session and request without copying.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 __all__ = [
     "Asset",
@@ -226,20 +226,39 @@ class Hop:
         }
 
 
-@dataclass(frozen=True, slots=True)
+class HopBuilder(Protocol):
+    def hops_of(self, steps: Any) -> tuple[Hop, ...]: ...
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class Route:
-    """How a source instance becomes a destination instance."""
+    """How a source instance becomes a destination instance.
+
+    ``transfers`` counts hops, ``operations`` counts the route's operations (an IBC hop
+    folded into an Axelar transfer is part of that operation). The :class:`Hop` list is
+    built when asked for: sweeps over every pair need only the figures.
+    """
 
     source: Asset
     dest: Asset
-    hops: tuple[Hop, ...]
     txs_required: int
     bridges: tuple[str, ...]
     operations: int
+    transfers: int
+    steps: Any = field(repr=False)
+    builder: HopBuilder = field(repr=False)
 
     @property
-    def transfers(self) -> int:
-        return len(self.hops)
+    def hops(self) -> tuple[Hop, ...]:
+        return self.builder.hops_of(self.steps)
+
+    def to_api(self) -> dict[str, Any]:
+        return {
+            "txs_required": self.txs_required,
+            "bridges": list(self.bridges),
+            "operations": self.operations,
+            "hops": [h.to_api() for h in self.hops],
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,7 +29,7 @@ from ._overlay import Overlay
 
 __all__ = ["Engine"]
 
-_TYPE_RANK = {"cosmos": 0, "evm": 1}
+_IBC_ONLY = ("IBC",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,17 +54,23 @@ class _Unwind:
         return self.stages[-1]
 
     def index(self, asset: Asset) -> int:
+        # Instances are interned by the engine, so identity is equality.
         for i, stage in enumerate(self.stages):
-            if stage.chain_name == asset.chain_name and stage.denom == asset.denom:
+            if stage is asset:
                 return i
         return -1
 
 
 class _LRU:
-    """A small thread-safe LRU for answers that are pure functions of the immutable data."""
+    """A thread-safe LRU for answers that are pure functions of the immutable data.
 
-    def __init__(self, maxsize: int) -> None:
-        self.maxsize = maxsize
+    Bounded by total weight (the number of pairs held), not by entries, so a sweep over
+    every chain pair cannot pile up millions of routes.
+    """
+
+    def __init__(self, max_weight: int) -> None:
+        self.max_weight = max_weight
+        self.weight = 0
         self._data: OrderedDict[Hashable, Any] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -76,11 +82,18 @@ class _LRU:
             return value
 
     def put(self, key: Hashable, value: Any) -> None:
+        weight = len(value) + 1
+        if weight > self.max_weight:
+            return
         with self._lock:
+            old = self._data.pop(key, None)
+            if old is not None:
+                self.weight -= len(old) + 1
             self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.maxsize:
-                self._data.popitem(last=False)
+            self.weight += weight
+            while self.weight > self.max_weight:
+                _, evicted = self._data.popitem(last=False)
+                self.weight -= len(evicted) + 1
 
 
 class Engine:
@@ -91,6 +104,7 @@ class Engine:
         self.overlay = overlay
         self.chains: dict[str, Chain] = data.chains
         self.routable: frozenset[str] = frozenset(n for n, c in data.chains.items() if c.routable)
+        self._pfm: frozenset[str] = frozenset(n for n, c in data.chains.items() if c.pfm_enabled)
         self._lock = threading.RLock()
         self._canonical: dict[tuple[str, str], ChannelEnd] = {}
         self._canonical_wasm: dict[tuple[str, str], ChannelEnd] = {}
@@ -135,7 +149,10 @@ class Engine:
         self._unwinds: dict[tuple[str, str], _Unwind] = {}
         self._departures: dict[tuple[str, str], tuple[tuple[tuple[_Step, ...], Asset, str], ...]] = {}
         self._canon_links: dict[tuple[str, str], list[Asset]] | None = None
-        self.results = _LRU(2048)  # (source, dest, flags...) -> pairs of assets_between_chains
+        self._reaches: dict[tuple[str, str], frozenset[str]] = {}
+        self._canon_memo: dict[tuple[str, str, str], tuple[Asset, _Step | None] | None] = {}
+        self._by_dest: dict[str, dict[str, tuple[Asset, ...]]] = {}
+        self.results = _LRU(200_000)  # (source, dest, flags...) -> pairs of assets_between_chains
 
     # -- indexes -----------------------------------------------------------------------------
 
@@ -337,6 +354,16 @@ class Engine:
 
     def canonical(self, root: Asset, chain: str) -> tuple[Asset, _Step | None] | None:
         """The canonical representation of *root* on *chain*, with the hop that reaches it."""
+        key = (root.chain_name, root.denom, chain)
+        try:
+            return self._canon_memo[key]
+        except KeyError:
+            pass
+        found = self._canonical_uncached(root, chain)
+        self._canon_memo[key] = found
+        return found
+
+    def _canonical_uncached(self, root: Asset, chain: str) -> tuple[Asset, _Step | None] | None:
         if root.chain_name == chain:
             return root, None
         if root.trace:
@@ -443,9 +470,10 @@ class Engine:
         if canon is None:
             return None
         target, hop = canon
-        i = u.index(target)
-        if i >= 0:
-            return target, u.steps[:i]
+        if hop is None or len(u.stages) > 1:
+            i = u.index(target)
+            if i >= 0:
+                return target, u.steps[:i]
         assert hop is not None
         return target, u.steps + (hop,)
 
@@ -466,12 +494,39 @@ class Engine:
 
     def best_routes(self, source: Asset, chain: str) -> dict[str, Route]:
         """The best route to each distinct destination denom on *chain*."""
+        if not self.departures(source):  # the common case: IBC only, at most one route
+            tail = self._tail(self.unwind(source), chain)
+            if tail is None or not tail[1]:
+                return {}
+            return {tail[0].denom: self._route(source, tail[0], tail[1], ibc_only=True)}
         best: dict[str, Route] = {}
         for route in self.candidate_routes(source, chain):
             current = best.get(route.dest.denom)
             if current is None or _rank(route) < _rank(current):
                 best[route.dest.denom] = route
         return best
+
+    def held_reaching(self, chain: str, dest: str) -> tuple[Asset, ...]:
+        """The instances held on *chain* that have a route to *dest*, in result order."""
+        table = self._by_dest.get(chain)
+        if table is None:
+            lists: dict[str, list[Asset]] = {}
+            for asset in self.held(chain):
+                for target in self.reaches(asset):
+                    lists.setdefault(target, []).append(asset)
+            table = {k: tuple(v) for k, v in lists.items()}
+            with self._lock:
+                self._by_dest.setdefault(chain, table)
+        return table.get(dest, ())
+
+    def reaches(self, source: Asset) -> frozenset[str]:
+        """:meth:`reachable_chains` as a set, memoised per instance."""
+        key = (source.chain_name, source.denom)
+        found = self._reaches.get(key)
+        if found is None:
+            found = frozenset(self.reachable_chains(source))
+            self._reaches[key] = found
+        return found
 
     def reachable_chains(self, source: Asset) -> list[str]:
         """Chains where a route from *source* can end."""
@@ -483,7 +538,21 @@ class Engine:
             chains.update(s.chain_name for s in u2.stages)
         return sorted(c for c in chains if c in self.routable)
 
-    def _route(self, source: Asset, dest: Asset, steps: tuple[_Step, ...]) -> Route:
+    def _route(self, source: Asset, dest: Asset, steps: tuple[_Step, ...], *, ibc_only: bool = False) -> Route:
+        if ibc_only or all(step.kind == "IBC" for step in steps):
+            # Fast path: every intermediate chain was reached by IBC and passes on only with PFM.
+            pfm = self._pfm
+            txs = 1 + sum(1 for step in steps[:-1] if step.to_chain not in pfm)
+            return Route(source, dest, txs, _IBC_ONLY, len(steps), len(steps), steps, self)
+        ops, new_ops, new_txs = self._flags(steps)
+        bridges: list[str] = []
+        for op in ops:
+            if not bridges or bridges[-1] != op:
+                bridges.append(op)
+        return Route(source, dest, sum(new_txs), tuple(bridges), sum(new_ops), len(steps), steps, self)
+
+    def _flags(self, steps: tuple[_Step, ...]) -> tuple[list[str], list[bool], list[bool]]:
+        """Per hop: its operation kind, whether it starts an operation, whether it needs a new tx."""
         ops = [s.kind for s in steps]
         for j, step in enumerate(steps):
             if step.kind == "IBC":
@@ -495,33 +564,31 @@ class Engine:
                 if (j + 1 < len(steps) and steps[j + 1].kind == "IBC"
                         and steps[j + 1].from_chain == info.hub_chain == step.to_chain):
                     ops[j + 1] = step.kind
-        hops: list[Hop] = []
-        txs = 1
-        operations = 0
+        new_ops: list[bool] = []
+        new_txs: list[bool] = []
         for j, step in enumerate(steps):
             # An IBC hop folded into the bridge operation beside it is part of that operation.
             new_op = j == 0 or ops[j] == "IBC" or ops[j] != ops[j - 1]
-            if new_op:
-                operations += 1
             if j == 0:
                 new_tx = True
             elif not new_op:
                 new_tx = False
+            elif ops[j - 1] == "IBC":
+                new_tx = steps[j - 1].to_chain not in self._pfm
             else:
-                prev = steps[j - 1]
-                if ops[j - 1] == "IBC":
-                    new_tx = not self.pfm(prev.to_chain)
-                else:
-                    new_tx = not self.overlay.bridge(ops[j - 1]).forwards
-            if new_tx and j > 0:
-                txs += 1
-            hops.append(Hop(self.chain_id(step.from_chain), self.chain_id(step.to_chain), step.kind, step.channel,
-                            step.counterparty_channel, ops[j], step.dest.denom, new_tx))
-        bridges: list[str] = []
-        for op in ops:
-            if not bridges or bridges[-1] != op:
-                bridges.append(op)
-        return Route(source, dest, tuple(hops), txs, tuple(bridges), operations)
+                new_tx = not self.overlay.bridge(ops[j - 1]).forwards
+            new_ops.append(new_op)
+            new_txs.append(new_tx)
+        return ops, new_ops, new_txs
+
+    def hops_of(self, steps: tuple[_Step, ...]) -> tuple[Hop, ...]:
+        """The :class:`Hop` list of a route's steps."""
+        ops, _new_ops, new_txs = self._flags(steps)
+        return tuple(
+            Hop(self.chain_id(step.from_chain), self.chain_id(step.to_chain), step.kind, step.channel,
+                step.counterparty_channel, ops[j], step.dest.denom, new_txs[j])
+            for j, step in enumerate(steps)
+        )
 
 
 def _rank(route: Route) -> tuple[int, int, int, tuple[str, ...]]:

@@ -1,0 +1,130 @@
+"""Measure assetroute on the full registry snapshot and print the figures (JSON with --json).
+
+    ASSETROUTE_REGISTRY=../shared/chain-registry python benchmarks/bench.py
+
+Measures, in one run:
+  * registry load (cold process-level: parse + index), goal <= 1.0 s, and memory;
+  * assets_between_chains osmosis-1 -> cosmoshub-4 with every include flag and allow_multi_tx:
+    the first (uncached) call, then p50 of repeated calls, against the time to serialise that
+    response to JSON bytes measured in the same run (goals: p50 <= 2 ms and <= 3x serialise);
+  * a sweep of every ordered pair of routable chains, default flags and every flag
+    (goal <= 30 s), on a fresh registry so nothing is cached;
+  * HTTP on loopback, one uvicorn worker, cosmoshub-4 -> osmosis-1 at 16 connections
+    (goal >= 800 requests/s, no errors).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import assetroute_core as ar  # noqa: E402
+
+ALL_FLAGS = {"include_no_metadata_assets": True, "include_cw20_assets": True, "include_evm_assets": True,
+             "allow_multi_tx": True}
+
+
+def _source() -> str:
+    return os.environ.get("ASSETROUTE_REGISTRY") or str(ROOT.parent / "shared" / "chain-registry")
+
+
+def bench_load(source: str, repeats: int = 5) -> dict[str, object]:
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        ar.load_registry(source)
+        times.append(time.perf_counter() - started)
+    tracemalloc.start()
+    reg = ar.load_registry(source)
+    current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"load_s_min": round(min(times), 4), "load_s_median": round(statistics.median(times), 4),
+            "load_traced_mib": round(current / 2**20, 1), "load_peak_mib": round(peak / 2**20, 1),
+            "counts": dict(reg.provenance.counts), "goal_s": 1.0}
+
+
+def bench_lookup(source: str, repeats: int = 200) -> dict[str, object]:
+    reg = ar.load_registry(source)
+    started = time.perf_counter()
+    result = reg.assets_between_chains("osmosis-1", "cosmoshub-4", **ALL_FLAGS)
+    cold = time.perf_counter() - started
+    lookups, dumps = [], []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        result = reg.assets_between_chains("osmosis-1", "cosmoshub-4", **ALL_FLAGS)
+        t1 = time.perf_counter()
+        body = result.to_json()
+        t2 = time.perf_counter()
+        lookups.append(t1 - t0)
+        dumps.append(t2 - t1)
+    p50, dump50 = statistics.median(lookups), statistics.median(dumps)
+    return {"pairs": len(result), "response_bytes": len(body), "first_call_ms": round(cold * 1000, 3),
+            "p50_ms": round(p50 * 1000, 4), "p99_ms": round(sorted(lookups)[int(repeats * 0.99) - 1] * 1000, 4),
+            "serialise_p50_ms": round(dump50 * 1000, 4), "ratio_to_serialise": round(p50 / dump50, 3),
+            "goal_p50_ms": 2.0, "goal_ratio": 3.0}
+
+
+def bench_sweep(source: str, flags: dict[str, bool]) -> dict[str, object]:
+    reg = ar.load_registry(source)  # fresh: nothing cached
+    chain_ids = [c.chain_id for c in reg.chains()]
+    started = time.perf_counter()
+    pairs = calls = 0
+    for a in chain_ids:
+        for b in chain_ids:
+            if a != b:
+                pairs += len(reg.assets_between_chains(a, b, **flags))
+                calls += 1
+    elapsed = time.perf_counter() - started
+    return {"flags": "all" if flags else "default", "chains": len(chain_ids), "ordered_pairs": calls,
+            "asset_pairs": pairs, "seconds": round(elapsed, 2), "goal_s": 30.0,
+            "max_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
+
+
+def bench_http(source: str, requests: int, concurrency: int) -> dict[str, object]:
+    from load import run_load, serve
+
+    with serve(registry=source, workers=1) as url:
+        figures = asyncio.run(run_load(url, requests=requests, concurrency=concurrency, mix="between"))
+    figures["goal_rps"] = 800
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--skip-sweep-all", action="store_true", help="only sweep with default flags")
+    parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--http-requests", type=int, default=20000)
+    parser.add_argument("--concurrency", type=int, default=16)
+    args = parser.parse_args(argv)
+    source = _source()
+    figures: dict[str, object] = {"source": source, "python": sys.version.split()[0], "cpus": os.cpu_count()}
+    figures["load"] = bench_load(source)
+    figures["lookup_osmosis_to_hub_all_flags"] = bench_lookup(source)
+    figures["sweep_default"] = bench_sweep(source, {})
+    if not args.skip_sweep_all:
+        figures["sweep_all_flags"] = bench_sweep(source, ALL_FLAGS)
+    if not args.skip_http:
+        figures["http_hub_to_osmosis"] = bench_http(source, args.http_requests, args.concurrency)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        for key, value in figures.items():
+            print(f"{key}: {json.dumps(value)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
