@@ -26,8 +26,8 @@ Archive safety.  Only members whose name ends in ``.json`` are written; nothing 
 is refused with :class:`UnsafeArchiveError`, naming the member, when any member
 
 * has an absolute path (``/x``, ``\\x``, ``C:x``) or a ``..`` component;
-* is a symlink, hard link, device file, FIFO or another non-regular, non-directory type
-  (for zip: a Unix mode that says so), even if it would have been skipped;
+* is named ``*.json`` but is a symlink, hard link, device file, FIFO or another non-regular type
+  (for zip: a Unix mode that says so); such members with other names are skipped, never written;
 * is the ``max_members + 1``-th member;
 * declares more than ``max_member_bytes``, or, for an extracted member, yields more than that when
   read (a lying header);
@@ -44,6 +44,7 @@ received while reading.  Every failure is a :class:`FetchError` naming the URL.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -156,9 +157,9 @@ def resolve_source(
     progress: ProgressCallback | None = None,
     timeout: float = 30.0,
     max_seconds: float | None = None,
-    max_download_bytes: int = 200 * 2**20,
+    max_download_bytes: int = 1024 * 2**20,
     max_member_bytes: int = 20 * 2**20,
-    max_members: int = 50_000,
+    max_members: int = 200_000,
     transport: httpx.BaseTransport | None = None,
 ) -> ResolvedSource:
     """Resolve ``source`` to a local directory in the chain-registry layout.
@@ -394,10 +395,8 @@ class _Staging:
             for path in reversed(self._committed):
                 _remove(path)
             for folder in reversed(self._created):
-                try:
-                    folder.rmdir()
-                except OSError:
-                    pass
+                with contextlib.suppress(OSError):
+                    folder.rmdir()  # only if empty: never remove what others put there
 
     def make_dir(self) -> Path:
         """A new empty temporary directory in the cache."""
@@ -507,8 +506,10 @@ def _download(
             done = 0
             with target.open("wb") as out:
                 for chunk in response.iter_bytes():
-                    received = response.num_bytes_downloaded
                     done += len(chunk)
+                    # bytes as sent, to compare with Content-Length (httpx's own counter stays 0
+                    # for a body a transport hands over already loaded)
+                    received = response.num_bytes_downloaded if encoded else done
                     if done > cap:
                         raise FetchError(
                             f"download of {url} stopped: more than the cap of {cap} bytes"
@@ -521,7 +522,7 @@ def _download(
                     digest.update(chunk)
                     if report is not None:
                         report(done, total)
-            received = response.num_bytes_downloaded
+            received = response.num_bytes_downloaded if encoded else done
             if expected is not None and received < expected:
                 raise FetchError(
                     f"download of {url} truncated: received {received} of {expected} bytes"
@@ -586,49 +587,48 @@ class _StderrProgress:
 
 
 def _extract(archive: Path, dest: Path, limits: _Limits, label: str) -> None:
-    """Write the JSON members of ``archive`` under ``dest``, refusing unsafe archives."""
+    """Write the JSON members of ``archive`` under ``dest``, refusing unsafe archives.
+
+    A truncated or corrupt archive is a :class:`RegistrySourceError`: ``tarfile`` raises when
+    member data runs past the end of the file, ``gzip`` when the stream ends early, ``zipfile``
+    on a bad central directory or CRC.
+    """
     budget = _Budget(limits, label)
     try:
         with archive.open("rb") as fh:
-            magic = fh.read(4)
-        if magic.startswith(b"PK"):
+            is_zip = fh.read(2) == b"PK"
+        if is_zip:
             _extract_zip(archive, dest, budget)
         else:
-            compressed = magic.startswith((b"\x1f\x8b", b"BZh", b"\xfd7zX"))
-            _extract_tar(archive, dest, budget, compressed=compressed)
+            _extract_tar(archive, dest, budget)
+    # OSError covers I/O and bad gzip data; RuntimeError and NotImplementedError cover encrypted
+    # zip entries and unsupported compression methods.
     except (
         tarfile.TarError,
         zipfile.BadZipFile,
         zipfile.LargeZipFile,
         EOFError,
         zlib.error,
-    ) as exc:
-        raise RegistrySourceError(f"cannot unpack archive {label!r}: {exc}") from exc
-    except (
         OSError,
         RuntimeError,
         NotImplementedError,
-    ) as exc:  # I/O, encrypted or unsupported zip entries
+    ) as exc:
         raise RegistrySourceError(f"cannot unpack archive {label!r}: {exc}") from exc
 
 
-def _extract_tar(archive: Path, dest: Path, budget: _Budget, *, compressed: bool) -> None:
+def _extract_tar(archive: Path, dest: Path, budget: _Budget) -> None:
     with tarfile.open(archive, mode="r:*") as tar:
         for member in tar:
             parts = budget.admit(member.name, _tar_kind(member), member.size)
             if parts is None:
                 continue
             source = tar.extractfile(member)
-            if source is None:
+            if source is None:  # not reached: admit() passes regular files only
                 raise RegistrySourceError(
                     f"cannot read member {member.name!r} of archive {budget.label!r}"
                 )
             with source:
                 budget.write(source, dest, parts, member.name)
-        # tarfile ends silently at a missing header; for plain tar, data that runs past the end
-        # of the file means truncation (compressed streams raise EOFError instead).
-        if not compressed and tar.offset > archive.stat().st_size:
-            raise RegistrySourceError(f"archive {budget.label!r} is truncated")
 
 
 def _tar_kind(member: tarfile.TarInfo) -> str:
@@ -695,7 +695,9 @@ class _Budget:
         if kind == "dir":
             return None
         if kind != "file":
-            raise self._refuse(name, f"is a {kind}")
+            if name.lower().endswith(".json"):
+                raise self._refuse(name, f"is a {kind}")
+            return None  # never extracted: a link among the images of a real registry is harmless
         if declared > limits.max_member_bytes:
             raise self._refuse(
                 name, f"declares {declared} bytes, more than {limits.max_member_bytes}"
