@@ -64,6 +64,15 @@ class RegistryData:
         self.quality.append(QualityIssue(file, problem, action))
 
 
+def _obj(value: Any) -> dict[str, Any]:
+    """*value* if it is a JSON object, else an empty one."""
+    return value if isinstance(value, dict) else {}
+
+
+def _str_or(value: Any, default: str) -> str:
+    return value if isinstance(value, str) else default
+
+
 def _text(value: Any) -> str | None:
     if not isinstance(value, str):
         return None
@@ -171,7 +180,8 @@ def _add_chain(folder: str, doc: Any, rel: str, overlay: Overlay, data: Registry
     if name != folder:
         data.issue(rel, f"chain_name {name!r:.80} differs from its folder {folder!r}", "keyed by folder name")
     raw_type = doc.get("chain_type")
-    chain_type = {"cosmos": "cosmos", "eip155": "evm"}.get(raw_type, str(raw_type or "unknown"))
+    raw_type = _str_or(raw_type, "unknown")
+    chain_type = {"cosmos": "cosmos", "eip155": "evm"}.get(raw_type, raw_type[:40])
     chain_id = doc.get("chain_id")
     if isinstance(chain_id, int) and not isinstance(chain_id, bool):
         chain_id = str(chain_id)
@@ -232,7 +242,7 @@ def _add_ibc_file(doc: Any, rel: str, data: RegistryData) -> None:
         data.issue(rel, "channels is missing or not a list", "file skipped")
         return
     for i, ch in enumerate(channels):
-        if not isinstance(ch, dict) or not isinstance(ch.get("chain_1"), dict) or not isinstance(ch.get("chain_2"), dict):
+        if not (isinstance(ch, dict) and isinstance(ch.get("chain_1"), dict) and isinstance(ch.get("chain_2"), dict)):
             data.issue(rel, f"channels[{i}] is malformed", "channel ignored")
             continue
         ids = (ch["chain_1"].get("channel_id"), ch["chain_2"].get("channel_id"))
@@ -247,7 +257,7 @@ def _add_ibc_file(doc: Any, rel: str, data: RegistryData) -> None:
         if any("*" in p for p in ports):
             data.issue(rel, f"channels[{i}] has a wildcard port {ports[0]!r:.40}/{ports[1]!r:.40}", "channel ignored")
             continue
-        tags = ch.get("tags") if isinstance(ch.get("tags"), dict) else {}
+        tags = _obj(ch.get("tags"))
         status = tags.get("status") if isinstance(tags.get("status"), str) else None
         preferred = tags.get("preferred") if isinstance(tags.get("preferred"), bool) else None
         channel = Channel(c1, c2, ids[0], ids[1], ports[0], ports[1], status, preferred,
@@ -312,7 +322,7 @@ def _add_assetlist(folder: str, doc: Any, rel: str, overlay: Overlay, data: Regi
             data.issue(rel, f"{base!r:.100} has no symbol", "asset skipped")
             continue
         name = _text(asset.get("name")) or symbol
-        type_asset = asset.get("type_asset") if isinstance(asset.get("type_asset"), str) else "unknown"
+        type_asset = _str_or(asset.get("type_asset"), "unknown")
         traces_raw = asset.get("traces") or []
         if not isinstance(traces_raw, list):
             data.issue(rel, f"{base!r:.100} has traces that are not a list", "traces ignored")
@@ -347,8 +357,8 @@ def _identity(chain: str, base: str, traces: tuple[dict[str, Any], ...], rel: st
             return None
         return (chain, base, "")
     assert last is not None
-    side = last.get("chain") if isinstance(last.get("chain"), dict) else {}
-    counterparty = last.get("counterparty") if isinstance(last.get("counterparty"), dict) else {}
+    side = _obj(last.get("chain"))
+    counterparty = _obj(last.get("counterparty"))
     path = side.get("path")
     if not isinstance(path, str) or not path:
         data.issue(rel, f"{base} has an ibc trace without a path", "asset skipped")
@@ -394,7 +404,7 @@ def _add_links(overlay: Overlay, data: RegistryData) -> None:
             continue
         last = listed.traces[-1]
         cp = last.get("counterparty") if isinstance(last.get("counterparty"), dict) else None
-        provider = last.get("provider") if isinstance(last.get("provider"), str) else ""
+        provider = _str_or(last.get("provider"), "")
         if cp is None or not isinstance(cp.get("chain_name"), str) or not isinstance(cp.get("base_denom"), str):
             continue
         other = (cp["chain_name"], cp["base_denom"])

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ._exceptions import InvalidArgumentError, NotFoundError
 from ._models import Asset, Route, SwapVenue
 from ._results import AssetPair, BetweenChainsResult, DestAsset, FromSourceResult
 from ._routing import Engine
 
-__all__ = ["RECOMMENDATION_REASONS", "GROUP_BY_VALUES", "assets_between_chains", "assets_from_source"]
+__all__ = ["GROUP_BY_VALUES", "RECOMMENDATION_REASONS", "assets_between_chains", "assets_from_source"]
 
 RECOMMENDATION_REASONS = ("UNKNOWN", "BASE_TOKEN", "MOST_LIQUID", "DIRECT")
 GROUP_BY_VALUES = ("chain_id", "recommended_symbol")
@@ -89,12 +89,13 @@ def _venues(engine: Engine, swap_venues: Sequence[SwapVenue | dict[str, object]]
         if isinstance(venue, SwapVenue):
             out.append(venue)
             continue
-        if not isinstance(venue, dict) or not isinstance(venue.get("name"), str) or not isinstance(
-                venue.get("chain_id"), str):
+        name = venue.get("name") if isinstance(venue, dict) else None
+        chain_id = venue.get("chain_id") if isinstance(venue, dict) else None
+        if not isinstance(name, str) or not isinstance(chain_id, str):
             raise InvalidArgumentError(f"swap_venues[{i}] must be an object with string name and chain_id",
                                        value=venue)
-        logo = venue.get("logo_uri")
-        out.append(SwapVenue(venue["name"], venue["chain_id"], logo if isinstance(logo, str) else None))
+        logo = venue.get("logo_uri") if isinstance(venue, dict) else None
+        out.append(SwapVenue(name, chain_id, logo if isinstance(logo, str) else None))
     return out
 
 
@@ -162,7 +163,7 @@ def assets_from_source(
         if reason == "DIRECT":
             for neighbour, route in engine.direct_sends(source).items():
                 per_chain.setdefault(neighbour, []).append(route)
-            for dest, routes in per_chain.items():
+            for routes in per_chain.values():
                 allowed = [r for r in routes if allow_multi_tx or r.txs_required == 1]
                 if allowed:
                     pick = min(allowed, key=lambda r: (len(r.hops), r.txs_required, r.dest.trace.count("/")))

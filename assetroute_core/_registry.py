@@ -13,9 +13,9 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Sequence
+from datetime import UTC, datetime
 
 from ._exceptions import NotFoundError
 from ._fetch import ProgressCallback, resolve_source
@@ -95,7 +95,7 @@ class Registry:
 
     def chains(self, *, routable_only: bool = True) -> tuple[Chain, ...]:
         """Chains sorted by chain-id; by default only the routable ones (live Cosmos and EVM)."""
-        chains = self._engine.chains.values()
+        chains: list[Chain] = list(self._engine.chains.values())
         if routable_only:
             chains = [c for c in chains if c.chain_name in self._engine.routable
                       and self._engine.data.chain_ids.get(c.chain_id) == c.chain_name]
@@ -171,7 +171,7 @@ def load_registry(
         fingerprint=data.fingerprint,
         counts=counts,
         load_seconds=time.perf_counter() - started,
-        loaded_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        loaded_at=datetime.now(UTC).isoformat(timespec="seconds"),
         overlay=ov.path,
     )
     return Registry(provenance, tuple(data.quality), ov, engine)

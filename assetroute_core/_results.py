@@ -7,8 +7,9 @@ same API view and frame, with ``route`` set to ``None`` (the API does not carry 
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ._exceptions import RemoteServiceError
 from ._json import dumps

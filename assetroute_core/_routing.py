@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any, Hashable, Iterable
+from typing import Any
 
 from ._ibc import ibc_denom, send_trace
 from ._loader import ListedAsset, RegistryData, denom_key
@@ -318,7 +319,7 @@ class Engine:
                     if native.is_cw20:
                         v = self.instance(chain, f"transfer/{end.counterparty_channel_id}", neighbour, native.denom)
                         seen.setdefault(v.denom, v)
-        ordered = tuple(sorted(seen.values(), key=lambda a: (a.trace != "", a.origin_chain_id, a.origin_denom, a.denom)))
+        ordered = tuple(sorted(seen.values(), key=_held_order))
         with self._lock:
             if chain not in self._held:
                 self._held_index[chain] = {denom_key(a.denom): a for a in ordered}
@@ -378,7 +379,8 @@ class Engine:
         """Chains where *root* has a canonical representation (its own chain first)."""
         if root.trace or root.chain_name not in self.routable:
             return (root.chain_name,)
-        others = self.wasm_neighbours.get(root.chain_name, ()) if root.is_cw20 else self.neighbours.get(root.chain_name, ())
+        table = self.wasm_neighbours if root.is_cw20 else self.neighbours
+        others = table.get(root.chain_name, ())
         return (root.chain_name, *others)
 
     # -- bridges -----------------------------------------------------------------------------
@@ -423,14 +425,14 @@ class Engine:
         for voucher in self._canonical_departures().get((root.chain_name, root.denom), ()):
             canon = self.canonical(root, voucher.chain_name)
             if canon is not None and canon[1] is not None and u.index(voucher) < 0:
-                starts.append((u.steps + (canon[1],), voucher))
+                starts.append(((*u.steps, canon[1]), voucher))
         for prefix, start in starts:
             for kind, _provider, other_key in self._links.get((start.chain_name, denom_key(start.denom)), ()):
                 other = self._resolve(other_key)
-                if other is None or other.chain_name == start.chain_name and other.denom == start.denom:
+                if other is None or (other.chain_name == start.chain_name and other.denom == start.denom):
                     continue
                 step = _Step(start.chain_name, other.chain_name, kind, None, None, other)
-                out.append((prefix + (step,), other, kind))
+                out.append(((*prefix, step), other, kind))
         result = tuple(out)
         self._departures[key] = result
         return result
@@ -475,7 +477,7 @@ class Engine:
             if i >= 0:
                 return target, u.steps[:i]
         assert hop is not None
-        return target, u.steps + (hop,)
+        return target, (*u.steps, hop)
 
     def candidate_routes(self, source: Asset, chain: str) -> Iterable[Route]:
         """Every route of the model from *source* to a canonical instance on *chain*."""
@@ -566,7 +568,7 @@ class Engine:
                     ops[j + 1] = step.kind
         new_ops: list[bool] = []
         new_txs: list[bool] = []
-        for j, step in enumerate(steps):
+        for j in range(len(steps)):
             # An IBC hop folded into the bridge operation beside it is part of that operation.
             new_op = j == 0 or ops[j] == "IBC" or ops[j] != ops[j - 1]
             if j == 0:
@@ -589,6 +591,10 @@ class Engine:
                 step.counterparty_channel, ops[j], step.dest.denom, new_txs[j])
             for j, step in enumerate(steps)
         )
+
+
+def _held_order(a: Asset) -> tuple[bool, str, str, str]:
+    return (a.trace != "", a.origin_chain_id, a.origin_denom, a.denom)
 
 
 def _rank(route: Route) -> tuple[int, int, int, tuple[str, ...]]:

@@ -23,7 +23,8 @@ def test_native_has_no_hash():
     [
         ("transfer/channel-0/uatom", ("transfer", "channel-0"), "uatom"),
         ("transfer/channel-1/transfer/channel-2/uosmo", ("transfer", "channel-1", "transfer", "channel-2"), "uosmo"),
-        ("transfer/channel-3/factory/osmo1abc/alloyed/allBTC", ("transfer", "channel-3"), "factory/osmo1abc/alloyed/allBTC"),
+        ("transfer/channel-3/factory/osmo1abc/alloyed/allBTC", ("transfer", "channel-3"),
+         "factory/osmo1abc/alloyed/allBTC"),
         ("transfer/08-wasm-1369/0x2260fac5e5542a773aa44fbcfedf7c193bc2c599", ("transfer", "08-wasm-1369"),
          "0x2260fac5e5542a773aa44fbcfedf7c193bc2c599"),
         ("uatom", (), "uatom"),

@@ -2,7 +2,6 @@
 
 import json
 
-import assetroute_core as ar
 from assetroute_core._ibc import split_path
 
 

@@ -1,5 +1,7 @@
 """Spot checks of both lookups over the real snapshot (SPEC.md §4–§5)."""
 
+import itertools
+
 import pytest
 
 import assetroute_core as ar
@@ -141,7 +143,7 @@ def test_every_route_is_consistent(registry):
         hops = p.route.hops
         assert hops[0].from_chain_id == "osmosis-1" and hops[-1].to_chain_id == "noble-1"
         assert hops[-1].denom == p.asset_on_dest.denom
-        assert all(a.to_chain_id == b.from_chain_id for a, b in zip(hops, hops[1:]))
+        assert all(a.to_chain_id == b.from_chain_id for a, b in itertools.pairwise(hops))
         assert p.txs_required == sum(h.new_tx for h in hops)
         assert sum(h.kind != "IBC" for h in hops) <= 1  # at most one bridge operation
         merged = [h.operation for i, h in enumerate(hops) if i == 0 or h.operation != hops[i - 1].operation]
@@ -210,7 +212,7 @@ def test_recommendation_reasons(registry):
     direct = registry.assets_from_source(ATOM_ON_OSMOSIS, "osmosis-1", recommendation_reason="DIRECT",
                                          allow_multi_tx=True)
     # DIRECT picks the fewest transfers: from osmosis, one hop to any neighbour even if multi-hop.
-    for chain_id, assets in direct.dest_assets.items():
+    for _chain_id, assets in direct.dest_assets.items():
         assert len(assets) == 1
     multi_hop = [a for a in direct if a.asset.trace.count("/") >= 3]
     assert multi_hop, "DIRECT must be able to return a multi-hop voucher"
