@@ -134,7 +134,7 @@ def assets_from_source(
 
     found: dict[tuple[str, str], DestAsset] = {}
 
-    def add(asset: Asset, route: Route | None) -> None:
+    def add(asset: Asset, route: Route | None, *, swap: bool = False) -> None:
         if asset.chain_name == source.chain_name and asset.denom == source.denom:
             return
         if asset.is_cw20 and not include_cw20_assets:
@@ -144,9 +144,9 @@ def assets_from_source(
         if native_only and asset.trace:
             return
         key = (asset.chain_name, asset.denom)
-        if key not in found or (route is not None and found[key].route is not None
-                                and _better(route, found[key].route)):
-            found[key] = DestAsset(asset, route)
+        if key not in found or (found[key].via_swap and not swap) or (
+                route is not None and found[key].via_swap == swap and _better(route, found[key].route)):
+            found[key] = DestAsset(asset, route, swap)
 
     if reason == "BASE_TOKEN":
         root = engine.unwind(source).root
@@ -181,7 +181,7 @@ def assets_from_source(
                 continue
             via = min(reach, key=_key) if reach else None
             for asset in engine.tradable(venue_chain, include_cw20=include_cw20_assets):
-                add(asset, via)
+                add(asset, via, swap=True)
 
     groups: dict[str, list[DestAsset]] = {}
     for item in found.values():

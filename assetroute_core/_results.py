@@ -161,10 +161,15 @@ class BetweenChainsResult:
 
 @dataclass(frozen=True, slots=True)
 class DestAsset:
-    """One asset that the source can become, with its route when computed locally."""
+    """One asset that the source can become, with its route when computed locally.
+
+    With ``include_swaps``, ``via_swap`` marks assets reached by a swap on a venue's chain:
+    ``route`` then leads to the venue chain, where the swap happens.
+    """
 
     asset: Asset
     route: Route | None = None
+    via_swap: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,11 +208,12 @@ class FromSourceResult:
             for d in items:
                 row: dict[str, Any] = {"group": key}
                 row.update(_asset_columns("", d.asset))
+                row["via_swap"] = d.via_swap
                 row["txs_required"] = d.route.txs_required if d.route else None
                 row["bridges"] = ",".join(d.route.bridges) if d.route else None
                 row.update(_route_columns(d.route))
                 rows.append(row)
-        columns = ["group", *_asset_columns("", _EMPTY), "txs_required", "bridges", "transfers", "path"]
+        columns = ["group", *_asset_columns("", _EMPTY), "via_swap", "txs_required", "bridges", "transfers", "path"]
         return pd.DataFrame(rows, columns=columns)
 
     @classmethod

@@ -266,3 +266,14 @@ def test_frames(registry):
     assert {"source_denom", "dest_denom", "txs_required", "bridges", "path"} <= set(frame.columns)
     from_frame = registry.assets_from_source("uatom", "cosmoshub-4").to_frame()
     assert "osmosis-1" in set(from_frame["chain_id"])
+
+
+def test_swap_results_are_marked(registry):
+    swaps = registry.assets_from_source("uatom", "cosmoshub-4", include_swaps=True,
+                                        swap_venues=[{"name": "osmosis-poolmanager", "chain_id": "osmosis-1"}])
+    by_denom = {d.asset.denom: d for d in swaps if d.asset.chain_id == "osmosis-1"}
+    assert not by_denom["ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2"].via_swap
+    osmo = by_denom["uosmo"]
+    assert osmo.via_swap and osmo.route.dest.chain_id == "osmosis-1"
+    frame = swaps.to_frame()
+    assert frame["via_swap"].sum() == sum(d.via_swap for d in swaps) > 0
