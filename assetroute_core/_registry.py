@@ -23,7 +23,7 @@ from ._loader import read_registry
 from ._lookups import assets_between_chains as _between
 from ._lookups import assets_from_source as _from_source
 from ._lookups import resolve_chain
-from ._models import Asset, BridgeLink, Chain, Channel, Provenance, QualityIssue, SwapVenue
+from ._models import Asset, BridgeLink, Chain, Channel, ChannelEnd, Provenance, QualityIssue, SwapVenue
 from ._overlay import Overlay, load_overlay
 from ._results import BetweenChainsResult, FromSourceResult
 from ._routing import Engine
@@ -115,6 +115,18 @@ class Registry:
     def find_asset(self, chain_id: str, denom: str) -> Asset | None:
         """The instance with *denom* held on the chain, or ``None``."""
         return self._engine.find(self.chain(chain_id).chain_name, denom)
+
+    def canonical_channel(self, chain_id: str, counterparty_chain_id: str, *, cw20: bool = False) -> ChannelEnd | None:
+        """The canonical channel end on a chain towards another (SPEC: preferred, then ACTIVE,
+        then lowest number); ``cw20=True`` asks for the CW20-ICS20 (``wasm.`` port) one.
+
+        >>> reg = load_registry(os.environ.get("ASSETROUTE_REGISTRY", "../shared/chain-registry"))
+        >>> end = reg.canonical_channel("cosmoshub-4", "osmosis-1")
+        >>> end.channel_id, end.counterparty_channel_id
+        ('channel-141', 'channel-0')
+        """
+        a, b = self.chain(chain_id).chain_name, self.chain(counterparty_chain_id).chain_name
+        return self._engine.canonical_channel(a, b, cw20=cw20)
 
     def channels(self) -> tuple[Channel, ...]:
         """Every channel read from ``_IBC`` (all ports, all statuses)."""
