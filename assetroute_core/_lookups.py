@@ -65,13 +65,11 @@ def assets_between_chains(
     cw20, evm, no_meta = include_cw20_assets, include_evm_assets, include_no_metadata_assets
     pairs: list[AssetPair] = []
     append = pairs.append
-    best_routes = engine.best_routes
+    routes_to = engine.routes_to
     for asset in engine.held_reaching(source, dest):
         if (asset.is_cw20 and not cw20) or (asset.is_evm and not evm) or (asset.metadata is None and not no_meta):
             continue
-        best = best_routes(asset, dest)
-        for denom in sorted(best) if len(best) > 1 else best:
-            route = best[denom]
+        for route in routes_to(asset, dest):
             out = route.dest
             if ((route.txs_required > 1 and not allow_multi_tx) or (out.is_cw20 and not cw20)
                     or (out.is_evm and not evm) or (out.metadata is None and not no_meta)):

@@ -49,17 +49,15 @@ class _Step:
 class _Unwind:
     stages: tuple[Asset, ...]  # stages[0] is the instance itself, stages[-1] its IBC root
     steps: tuple[_Step, ...]  # steps[i] leads from stages[i] to stages[i + 1]
+    positions: dict[int, int]  # id(stage) -> index; instances are interned by the engine
 
     @property
     def root(self) -> Asset:
         return self.stages[-1]
 
     def index(self, asset: Asset) -> int:
-        # Instances are interned by the engine, so identity is equality.
-        for i, stage in enumerate(self.stages):
-            if stage is asset:
-                return i
-        return -1
+        # Instances are interned by the engine (and kept alive by it), so identity is equality.
+        return self.positions.get(id(asset), -1)
 
 
 class _LRU:
@@ -349,7 +347,7 @@ class Engine:
             steps.append(_Step(current.chain_name, nxt.chain_name, "IBC", channel, end.counterparty_channel_id, nxt))
             stages.append(nxt)
             current = nxt
-        result = _Unwind(tuple(stages), tuple(steps))
+        result = _Unwind(tuple(stages), tuple(steps), {id(s): i for i, s in enumerate(stages)})
         self._unwinds[key] = result
         return result
 
@@ -472,10 +470,9 @@ class Engine:
         if canon is None:
             return None
         target, hop = canon
-        if hop is None or len(u.stages) > 1:
-            i = u.index(target)
-            if i >= 0:
-                return target, u.steps[:i]
+        i = u.positions.get(id(target), -1)
+        if i >= 0:
+            return target, u.steps[:i]
         assert hop is not None
         return target, (*u.steps, hop)
 
@@ -493,6 +490,16 @@ class Engine:
             if dest.chain_name == source.chain_name and dest.denom == source.denom:
                 continue
             yield self._route(source, dest, prefix + steps)
+
+    def routes_to(self, source: Asset, chain: str) -> list[Route]:
+        """The best route to each distinct destination denom on *chain*, by destination denom."""
+        if not self.departures(source):  # the common case: IBC only, at most one route
+            tail = self._tail(self.unwind(source), chain)
+            if tail is None or not tail[1]:
+                return []
+            return [self._route(source, tail[0], tail[1], ibc_only=True)]
+        best = self.best_routes(source, chain)
+        return [best[denom] for denom in sorted(best)]
 
     def best_routes(self, source: Asset, chain: str) -> dict[str, Route]:
         """The best route to each distinct destination denom on *chain*."""
@@ -544,7 +551,10 @@ class Engine:
         if ibc_only or all(step.kind == "IBC" for step in steps):
             # Fast path: every intermediate chain was reached by IBC and passes on only with PFM.
             pfm = self._pfm
-            txs = 1 + sum(1 for step in steps[:-1] if step.to_chain not in pfm)
+            txs = 1
+            for step in steps[:-1]:
+                if step.to_chain not in pfm:
+                    txs += 1
             return Route(source, dest, txs, _IBC_ONLY, len(steps), len(steps), steps, self)
         ops, new_ops, new_txs = self._flags(steps)
         bridges: list[str] = []
