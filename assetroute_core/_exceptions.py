@@ -10,6 +10,7 @@ messages name the offending value::
     ├── OverlayError               the overlay file is malformed
     ├── RequestError               a lookup request is invalid (has ``code``, ``http_status``, ``message``)
     │   ├── InvalidArgumentError   400, gRPC code 3 (INVALID_ARGUMENT)
+    │   │   └── PayloadTooLargeError  413, gRPC code 8 (RESOURCE_EXHAUSTED): body over the size limit
     │   ├── NotFoundError          404, gRPC code 5 (NOT_FOUND)
     │   └── MethodNotAllowedError  405, gRPC code 12 (UNIMPLEMENTED)
     └── RemoteServiceError         a remote compatible service failed or answered nonsense
@@ -32,6 +33,7 @@ __all__ = [
     "MethodNotAllowedError",
     "NotFoundError",
     "OverlayError",
+    "PayloadTooLargeError",
     "RegistrySourceError",
     "RemoteServiceError",
     "RequestError",
@@ -80,6 +82,16 @@ class InvalidArgumentError(RequestError):
 
     code = 3
     http_status = 400
+
+
+class PayloadTooLargeError(InvalidArgumentError):
+    """413, gRPC code 8 (RESOURCE_EXHAUSTED): the request body is over the server's size limit.
+
+    gRPC itself answers an oversized message with RESOURCE_EXHAUSTED; HTTP's status for it is 413.
+    """
+
+    code = 8
+    http_status = 413
 
 
 class NotFoundError(RequestError):

@@ -51,8 +51,10 @@ def asset_from_api(data: Mapping[str, Any]) -> Asset:
             is_evm=bool(data.get("is_evm", False)),
             metadata=metadata,
         )
-    except (KeyError, TypeError, AttributeError) as exc:
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise RemoteServiceError(f"malformed asset in response: {str(data)[:200]}") from exc
+    if not isinstance(data, Mapping):
+        raise RemoteServiceError(f"malformed asset in response: {str(data)[:200]}")
     # Keep exactly what the server sent, in its order.
     asset.api.clear()
     asset.api.update(data)
@@ -150,11 +152,14 @@ class BetweenChainsResult:
         for item in data.get("assets_between_chains", []):
             if not isinstance(item, dict):
                 raise RemoteServiceError(f"malformed pair in response: {str(item)[:200]}")
+            txs, bridges = item.get("txs_required", 0), item.get("bridges", [])
+            if not isinstance(txs, int) or isinstance(txs, bool) or not isinstance(bridges, list):
+                raise RemoteServiceError(f"malformed pair in response: {str(item)[:200]}")
             pairs.append(AssetPair(
                 asset_from_api(item.get("asset_on_source") or {}),
                 asset_from_api(item.get("asset_on_dest") or {}),
-                int(item.get("txs_required") or 0),
-                tuple(str(b) for b in item.get("bridges") or ()),
+                txs,
+                tuple(str(b) for b in bridges),
             ))
         return cls(source_chain_id, dest_chain_id, tuple(pairs))
 

@@ -1,6 +1,7 @@
 """Spot checks of both lookups over the real snapshot (SPEC.md §4–§5)."""
 
 import itertools
+import json
 
 import pytest
 
@@ -277,3 +278,26 @@ def test_swap_results_are_marked(registry):
     assert osmo.via_swap and osmo.route.dest.chain_id == "osmosis-1"
     frame = swaps.to_frame()
     assert frame["via_swap"].sum() == sum(d.via_swap for d in swaps) > 0
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"assets_between_chains": [{"asset_on_source": {}, "asset_on_dest": {}, "txs_required": "many"}]},
+        {"assets_between_chains": [{"txs_required": 1, "bridges": 7}]},
+        {"assets_between_chains": ["x"]},
+        {"assets_between_chains": {}},
+        [],
+    ],
+)
+def test_from_api_rejects_malformed_bodies(body):
+    with pytest.raises(ar.RemoteServiceError):
+        ar.BetweenChainsResult.from_api(body)
+
+
+def test_from_api_round_trips(registry):
+    result = registry.assets_between_chains("cosmoshub-4", "osmosis-1", include_no_metadata_assets=True)
+    again = ar.BetweenChainsResult.from_api(json.loads(result.to_json()))
+    assert again.to_json() == result.to_json()
+    reach = registry.assets_from_source("uatom", "cosmoshub-4")
+    assert ar.FromSourceResult.from_api(json.loads(reach.to_json())).to_json() == reach.to_json()

@@ -1,0 +1,466 @@
+"""The command line: ``python -m assetroute_core`` (installed as ``assetroute``).
+
+::
+
+    between SRC DEST [--include-no-metadata-assets] [--include-cw20-assets] [--include-evm-assets]
+                     [--allow-multi-tx] [--json] [--registry SOURCE | --base-url URL]
+    from-source DENOM CHAIN [--allow-multi-tx] [--recommendation-reason R] [--include-swaps]
+                     [--swap-venue NAME:CHAIN_ID ...] [--native-only] [--group-by G]
+                     [--include-cw20-assets] [--json] [--registry SOURCE | --base-url URL]
+    chains [--json] [--registry SOURCE | --base-url URL]
+    registry info [--json] [--issues N] [--registry SOURCE]
+    serve [--host H] [--port P] [--registry SOURCE] [--workers N] [--log-level L]
+          [--max-body-bytes N] [--no-access-log]
+
+Lookups run on a registry loaded here (``--registry``; default: ``$ASSETROUTE_REGISTRY``, else the
+pinned archive) or on a compatible service (``--base-url``).
+
+``--json`` writes exactly the HTTP response body of the same request, byte for byte, and nothing
+else: no trailing newline, so ``between A B --json`` and ``curl`` of the same request give identical
+files. Human output is an aligned table; long denoms are shortened in the middle.
+
+Errors go to stderr as one line, never a traceback. Exit codes: 0 success; 2 bad input (what the
+service answers with a 4xx, and command-line usage errors); 1 any other failure (registry cannot be
+loaded, service unreachable or answering nonsense).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from ._exceptions import AssetRouteError, RequestError
+from ._json import dumps
+from ._models import Chain, QualityIssue, SwapVenue
+from ._requests import parse_recommendation_reason
+from ._results import BetweenChainsResult, FromSourceResult
+
+__all__ = ["build_parser", "issue_kind", "main", "shorten"]
+
+DENOM_WIDTH = 27
+DEFAULT_ISSUES = 10
+
+
+class _Lookups(Protocol):
+    """What a :class:`Registry` and an :class:`AssetRouteClient` both offer."""
+
+    def assets_between_chains(self, source_chain_id: str, dest_chain_id: str, *,
+                              include_no_metadata_assets: bool = ..., include_cw20_assets: bool = ...,
+                              include_evm_assets: bool = ..., allow_multi_tx: bool = ...) -> BetweenChainsResult: ...
+
+    def assets_from_source(self, source_asset_denom: str, source_asset_chain_id: str, *,
+                           allow_multi_tx: bool = ..., recommendation_reason: str | None = ...,
+                           include_swaps: bool = ...,
+                           swap_venues: Sequence[SwapVenue | dict[str, object]] | None = ...,
+                           native_only: bool = ..., group_by: str | None = ...,
+                           include_cw20_assets: bool = ...) -> FromSourceResult: ...
+
+    def chains(self) -> tuple[Chain, ...]: ...
+
+
+# -- formatting ------------------------------------------------------------------------------
+
+
+def shorten(text: str, width: int = DENOM_WIDTH) -> str:
+    """Shorten *text* in the middle to at most *width* characters.
+
+    >>> shorten("ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2")
+    'ibc/27394FB09…22B25F41E5EB2'
+    >>> shorten("uatom")
+    'uatom'
+    """
+    if len(text) <= width:
+        return text
+    head = (width - 1) // 2
+    tail = width - 1 - head
+    return text[:head] + "…" + text[-tail:]
+
+
+def table(headers: Sequence[str] | None, rows: Sequence[Sequence[str]]) -> str:
+    """An aligned plain-text table (two spaces between columns); ``headers=None`` for none.
+
+    >>> print(table(["A", "BB"], [["xxx", "y"]]))
+    A    BB
+    xxx  y
+    """
+    lines = ([list(headers)] if headers is not None else []) + [list(r) for r in rows]
+    widths = [0] * max((len(line) for line in lines), default=0)
+    for line in lines:
+        for i, cell in enumerate(line):
+            widths[i] = max(widths[i], len(cell))
+    return "\n".join("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(line)).rstrip() for line in lines)
+
+
+def issue_kind(problem: str) -> str:
+    """The kind of a data-quality problem: its text with the specific values masked.
+
+    >>> issue_kind("chain_id 'dungeon-1' is shared by 'dungeon' and 'dungeon1'")
+    "chain_id '…' is shared by '…' and '…'"
+    >>> issue_kind("ibc/88386AC4: channel 08-wasm-1369 of 'cosmoshub' in path 'transfer/channel-0/x' is not in _IBC")
+    "channel … of '…' in path '…' is not in _IBC"
+    >>> issue_kind("invalid JSON: Expecting value: line 1 column 1 (char 0)")
+    'invalid JSON'
+    """
+    for prefix in ("invalid JSON", "unreadable"):
+        if problem.startswith(prefix + ":"):
+            return prefix
+    text = re.sub(r"^\S+: ", "", problem)  # "<denom>: …"
+    text = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", text)
+    text = re.sub(r"\[\d+\]", "[…]", text)
+    text = re.sub(r"\b(channel|08-wasm)-\d+\b", "…", text)
+    return text
+
+
+def _symbol(*assets: Any) -> str:
+    for asset in assets:
+        if asset.metadata is not None and asset.metadata.symbol:
+            return str(asset.metadata.symbol)
+    return "-"
+
+
+def _trace(trace: str) -> str:
+    return trace or "(native)"
+
+
+def _write_bytes(data: bytes) -> None:
+    sys.stdout.flush()
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is not None:
+        buffer.write(data)
+        buffer.flush()
+    else:  # a text-only stream
+        sys.stdout.write(data.decode("utf-8"))
+        sys.stdout.flush()
+
+
+def _print_between(result: BetweenChainsResult) -> None:
+    n = len(result)
+    print(f"{result.source_chain_id} → {result.dest_chain_id}: {n} pair{'s' if n != 1 else ''}")
+    if not n:
+        print("(none)")
+        return
+    rows = [[_symbol(p.asset_on_source, p.asset_on_dest), shorten(p.asset_on_source.denom),
+             shorten(p.asset_on_dest.denom), p.asset_on_dest.chain_id, _trace(p.asset_on_dest.trace),
+             str(p.txs_required), ",".join(p.bridges) or "-"] for p in result.pairs]
+    print(table(["SYMBOL", "SOURCE DENOM", "DEST DENOM", "DEST CHAIN", "DEST TRACE", "TXS", "BRIDGES"], rows))
+
+
+def _print_from_source(result: FromSourceResult, denom: str, chain_id: str) -> None:
+    n = len(result)
+    print(f"{denom} on {chain_id}: {n} asset{'s' if n != 1 else ''} in {len(result.groups)} "
+          f"group{'s' if len(result.groups) != 1 else ''} (by {result.group_by})")
+    if not n:
+        print("(none)")
+        return
+    by_chain = result.group_by == "chain_id"
+    rows = []
+    for key, items in result.groups:
+        for d in items:
+            row = [] if by_chain else [key]
+            row += [d.asset.chain_id, _symbol(d.asset), shorten(d.asset.denom), _trace(d.asset.trace),
+                    str(d.route.txs_required) if d.route else "-",
+                    (",".join(d.route.bridges) or "-") if d.route else "-"]
+            rows.append(row)
+    headers = ([] if by_chain else ["GROUP"]) + ["CHAIN", "SYMBOL", "DENOM", "TRACE", "TXS", "BRIDGES"]
+    print(table(headers, rows))
+
+
+# -- commands --------------------------------------------------------------------------------
+
+
+def _lookups(args: argparse.Namespace) -> _Lookups:
+    if getattr(args, "base_url", None):
+        from .client import AssetRouteClient
+
+        return AssetRouteClient(args.base_url)
+    from ._registry import load_registry
+
+    return load_registry(args.registry)
+
+
+def _close(backend: object) -> None:
+    close = getattr(backend, "close", None)
+    if callable(close):
+        close()
+
+
+def _cmd_between(args: argparse.Namespace) -> int:
+    backend = _lookups(args)
+    try:
+        result = backend.assets_between_chains(
+            args.source_chain_id, args.dest_chain_id,
+            include_no_metadata_assets=args.include_no_metadata_assets,
+            include_cw20_assets=args.include_cw20_assets,
+            include_evm_assets=args.include_evm_assets,
+            allow_multi_tx=args.allow_multi_tx,
+        )
+    finally:
+        _close(backend)
+    if args.json:
+        _write_bytes(result.to_json())
+    else:
+        _print_between(result)
+    return 0
+
+
+def _cmd_from_source(args: argparse.Namespace) -> int:
+    reason = parse_recommendation_reason(args.recommendation_reason, "--recommendation-reason",
+                                         text_numbers=True)
+    backend = _lookups(args)
+    try:
+        result = backend.assets_from_source(
+            args.source_asset_denom, args.source_asset_chain_id,
+            allow_multi_tx=args.allow_multi_tx,
+            recommendation_reason=reason,
+            include_swaps=args.include_swaps,
+            swap_venues=args.swap_venue or None,
+            native_only=args.native_only,
+            group_by=args.group_by,
+            include_cw20_assets=args.include_cw20_assets,
+        )
+    finally:
+        _close(backend)
+    if args.json:
+        _write_bytes(result.to_json())
+    else:
+        _print_from_source(result, args.source_asset_denom, args.source_asset_chain_id)
+    return 0
+
+
+def _cmd_chains(args: argparse.Namespace) -> int:
+    backend = _lookups(args)
+    try:
+        chains = backend.chains()
+    finally:
+        _close(backend)
+    if args.json:
+        _write_bytes(dumps({"chains": [c.to_api() for c in chains]}))
+        return 0
+    print(f"{len(chains)} chain{'s' if len(chains) != 1 else ''}")
+    rows = [[c.chain_id, c.chain_name, c.chain_type, "yes" if c.pfm_enabled else "no", c.pretty_name]
+            for c in chains]
+    print(table(["CHAIN ID", "NAME", "TYPE", "PFM", "PRETTY NAME"], rows))
+    return 0
+
+
+def quality_summary(issues: Sequence[QualityIssue], first: int = DEFAULT_ISSUES) -> dict[str, Any]:
+    """``{"total", "by_kind": {kind: count} (most frequent first), "issues": [first N issues]}``."""
+    kinds = Counter(issue_kind(q.problem) for q in issues)
+    return {
+        "total": len(issues),
+        "by_kind": dict(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "issues": [{"file": q.file, "problem": q.problem, "action": q.action} for q in issues[:max(first, 0)]],
+    }
+
+
+def _cmd_registry_info(args: argparse.Namespace) -> int:
+    from ._registry import load_registry
+
+    registry = load_registry(args.registry)
+    prov = registry.provenance.to_dict()
+    summary = quality_summary(registry.quality, args.issues)
+    if args.json:
+        _write_bytes(dumps({"provenance": prov, "quality": summary}))
+        return 0
+    print(table(None, [
+        ["source", f"{prov['source']} ({prov['kind']})"],
+        ["commit", prov["commit"] or "(unknown)"],
+        ["fingerprint", prov["fingerprint"]],
+        ["loaded at", f"{prov['loaded_at']} in {prov['load_seconds']:.2f} s"],
+        ["overlay", prov["overlay"]],
+    ]))
+    print()
+    print("counts:")
+    print(table(None, [["  " + name, str(value)] for name, value in prov["counts"].items()]))
+    print()
+    print(f"data quality: {summary['total']} issue{'s' if summary['total'] != 1 else ''}")
+    if summary["by_kind"]:
+        print(table(["ISSUES", "KIND"], [[str(n), kind] for kind, n in summary["by_kind"].items()]))
+    if summary["issues"]:
+        print()
+        print(f"first {len(summary['issues'])}:")
+        for issue in summary["issues"]:
+            print(f"  {issue['file']}: {issue['problem']} → {issue['action']}")
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ._registry import load_registry
+    from .server import MAX_BODY_ENV_VAR, create_app
+
+    if args.max_body_bytes < 1:
+        raise _UsageError(f"--max-body-bytes must be positive, got {args.max_body_bytes}")
+    if args.workers < 1:
+        raise _UsageError(f"--workers must be positive, got {args.workers}")
+    registry = load_registry(args.registry)  # fail here, before binding, on a bad source
+    options: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": args.log_level,
+                               "access_log": not args.no_access_log}
+    if args.workers > 1:
+        # Each worker process loads the registry itself, from the same (now cached) source.
+        if args.registry is not None:
+            os.environ["ASSETROUTE_REGISTRY"] = os.fspath(args.registry)
+        os.environ[MAX_BODY_ENV_VAR] = str(args.max_body_bytes)
+        _run_workers(uvicorn.Config("assetroute_core.server:app_from_env", factory=True, workers=args.workers,
+                                    **options))
+    else:
+        uvicorn.run(create_app(registry, max_body_bytes=args.max_body_bytes), **options)
+    return 0
+
+
+def _run_workers(config: Any) -> None:
+    """``uvicorn.run(..., workers=N)``, with a listening socket that says it is TCP.
+
+    uvicorn binds with ``socket.socket(family)`` (proto 0); asyncio then skips TCP_NODELAY on every
+    accepted connection, and each kept-alive response waits ~40 ms for a delayed ACK (measured: 316
+    instead of ~2,500 requests/s). Re-wrapping the descriptor lets the kernel report IPPROTO_TCP.
+    """
+    import socket
+
+    from uvicorn.supervisors import Multiprocess
+
+    sock = config.bind_socket()
+    if sock.family in (socket.AF_INET, socket.AF_INET6):
+        sock = socket.socket(fileno=sock.detach())  # family, type and proto read back from the descriptor
+        sock.set_inheritable(True)
+    with contextlib.suppress(KeyboardInterrupt):
+        Multiprocess(config, sockets=[sock]).run()
+
+
+class _UsageError(Exception):
+    """A command-line value that argparse cannot check itself (exit code 2)."""
+
+
+# -- parser ----------------------------------------------------------------------------------
+
+
+def _venue_arg(text: str) -> SwapVenue:
+    name, sep, chain_id = text.partition(":")
+    if not sep or not name or not chain_id:
+        raise argparse.ArgumentTypeError(f"expected NAME:CHAIN_ID, got {text!r}")
+    return SwapVenue(name, chain_id)
+
+
+def _add_source(parser: argparse.ArgumentParser, *, remote: bool = True) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--registry", metavar="SOURCE", default=None,
+                       help="registry directory, archive or URL (default: $ASSETROUTE_REGISTRY, "
+                            "else the pinned cosmos/chain-registry archive)")
+    if remote:
+        group.add_argument("--base-url", metavar="URL", default=None,
+                           help="ask a compatible HTTP service instead of loading a registry")
+
+
+def _add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true",
+                        help="print exactly the HTTP response body (no trailing newline)")
+
+
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of :func:`main`."""
+    parser = argparse.ArgumentParser(
+        prog=prog, description="Which tokens can move between chains of the Cosmos chain registry, "
+                               "and what they become on arrival.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("between", help="assets of one chain paired with what they become on another")
+    p.add_argument("source_chain_id", metavar="SRC")
+    p.add_argument("dest_chain_id", metavar="DEST")
+    p.add_argument("--include-no-metadata-assets", action="store_true")
+    p.add_argument("--include-cw20-assets", action="store_true")
+    p.add_argument("--include-evm-assets", action="store_true")
+    p.add_argument("--allow-multi-tx", action="store_true")
+    _add_json(p)
+    _add_source(p)
+    p.set_defaults(func=_cmd_between)
+
+    p = sub.add_parser("from-source", help="every asset one asset can become, per chain")
+    p.add_argument("source_asset_denom", metavar="DENOM")
+    p.add_argument("source_asset_chain_id", metavar="CHAIN")
+    p.add_argument("--allow-multi-tx", action="store_true")
+    p.add_argument("--recommendation-reason", metavar="R", default=None,
+                   help="UNKNOWN, BASE_TOKEN, MOST_LIQUID, DIRECT (or 0-3)")
+    p.add_argument("--include-swaps", action="store_true")
+    p.add_argument("--swap-venue", metavar="NAME:CHAIN_ID", action="append", type=_venue_arg, default=[],
+                   help="a swap venue for --include-swaps (repeatable; default: every known venue)")
+    p.add_argument("--native-only", action="store_true")
+    p.add_argument("--group-by", metavar="G", default=None, help="chain_id (default) or recommended_symbol")
+    p.add_argument("--include-cw20-assets", action="store_true")
+    _add_json(p)
+    _add_source(p)
+    p.set_defaults(func=_cmd_from_source)
+
+    p = sub.add_parser("chains", help="the routable chains")
+    _add_json(p)
+    _add_source(p)
+    p.set_defaults(func=_cmd_chains)
+
+    p = sub.add_parser("registry", help="about the loaded registry")
+    reg_sub = p.add_subparsers(dest="registry_command", metavar="COMMAND", required=True)
+    info = reg_sub.add_parser("info", help="provenance, counts and data-quality summary")
+    info.add_argument("--issues", type=int, default=DEFAULT_ISSUES, metavar="N",
+                      help=f"how many data-quality issues to list (default {DEFAULT_ISSUES})")
+    _add_json(info)
+    _add_source(info, remote=False)
+    info.set_defaults(func=_cmd_registry_info)
+
+    p = sub.add_parser("serve", help="run the HTTP service (uvicorn)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--log-level", default="info",
+                   choices=["critical", "error", "warning", "info", "debug", "trace"])
+    p.add_argument("--max-body-bytes", type=int, default=64 * 1024, metavar="N",
+                   help="largest accepted request body (default 65536); larger ones get 413")
+    p.add_argument("--no-access-log", action="store_true", help="do not log every request")
+    _add_source(p, remote=False)
+    p.set_defaults(func=_cmd_serve)
+    return parser
+
+
+def _prog() -> str:
+    return "python -m assetroute_core" if sys.argv[0].endswith("__main__.py") else "assetroute"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (0 ok, 2 bad input, 1 other failure)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if callable(reconfigure):
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="replace")
+    prog = _prog()
+    parser = build_parser(prog)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # usage error (2) or --help (0)
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        code: int = args.func(args)
+        return code
+    except (RequestError, _UsageError) as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
+    except AssetRouteError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): make the final flush at exit quiet
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except SystemExit as exc:  # uvicorn exits this way when it cannot bind
+        return exc.code if isinstance(exc.code, int) else 1
+    except Exception as exc:
+        print(f"{prog}: error: unexpected {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1

@@ -1,0 +1,364 @@
+"""The OpenAPI 3.1 document of the HTTP service, written by hand to say exactly what the server does.
+
+It is built once from the same field tables the request parser uses (:mod:`._requests`), so the
+documented request properties, spellings and types cannot drift from what is accepted:
+
+* every request field is documented in snake_case **and** in its camelCase alias; both spellings of one
+  field together are rejected (``not: {anyOf: [{required: [a, A]}, …]}``), as is any field given twice;
+* ``null`` is accepted for every optional field (it means "unset"); required fields must be strings;
+* ``additionalProperties: true``: unknown request fields are ignored;
+* invalid input is answered with **400** (never 422), unknown chains in ``assets_between_chains`` with 404,
+  a body over the size limit with 413, a wrong method with 405; all errors share the ``Error`` schema.
+
+>>> doc = build_openapi()
+>>> doc["openapi"], sorted(doc["paths"]["/v2/fungible/assets_between_chains"])
+('3.1.0', ['get', 'post'])
+>>> "422" in str(doc)
+False
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._requests import (
+    BETWEEN_FIELDS,
+    FROM_SOURCE_FIELDS,
+    FROM_SOURCE_REQUIRED,
+    GROUP_BY_VALUES,
+    RECOMMENDATION_REASONS,
+    SWAP_VENUE_FIELDS,
+    camel_case,
+)
+
+__all__ = ["OPENAPI", "build_openapi"]
+
+_REF = "#/components/schemas/"
+
+_DESCRIPTIONS = {
+    "source_chain_id": "Chain-id of the source chain. Missing, null or empty means no chain: "
+                       "404 source chain not found.",
+    "dest_chain_id": "Chain-id of the destination chain. Missing, null or empty means no chain: "
+                     "404 dest chain not found.",
+    "include_no_metadata_assets": "Include pairs where either asset has no assetlist metadata.",
+    "include_cw20_assets": "Include CW20 assets.",
+    "include_evm_assets": "Include EVM assets.",
+    "allow_multi_tx": "Include routes that need more than one transaction.",
+    "source_asset_denom": "Denom of the source asset on its chain (listed or derived canonical voucher).",
+    "source_asset_chain_id": "Chain-id of the chain holding the source asset.",
+    "recommendation_reason": "Which instance to recommend per chain, by name or proto number "
+                             "(UNKNOWN=0, BASE_TOKEN=1, MOST_LIQUID=2, DIRECT=3). Absent, UNKNOWN and "
+                             "MOST_LIQUID give the canonical representation.",
+    "include_swaps": "Add the assets tradable on the swap venues the source reaches.",
+    "swap_venues": "Swap venues to consider with include_swaps; empty or null means every known venue.",
+    "native_only": "Only return assets native to their chain (empty trace).",
+    "group_by": "Key of dest_assets: chain_id (default; empty string or null too) or recommended_symbol.",
+    "name": "Venue name, e.g. osmosis-poolmanager.",
+    "chain_id": "Chain-id of the venue's chain.",
+    "logo_uri": "Logo of the venue (ignored by the lookup).",
+}
+
+
+def _field_schema(name: str, kind: str, *, required: bool) -> dict[str, Any]:
+    if kind == "bool":
+        schema: dict[str, Any] = {"type": ["boolean", "null"], "default": False}
+    elif kind == "string":
+        schema = {"type": "string"} if required else {"type": ["string", "null"]}
+    elif kind == "reason":
+        schema = {"enum": [*RECOMMENDATION_REASONS, *range(len(RECOMMENDATION_REASONS)), None]}
+    elif kind == "group_by":
+        schema = {"enum": [*GROUP_BY_VALUES, "", None]}
+    elif kind == "venues":
+        schema = {"type": ["array", "null"], "items": {"$ref": _REF + "SwapVenue"}}
+    else:  # pragma: no cover - the tables only hold the kinds above
+        raise ValueError(kind)
+    schema["description"] = _DESCRIPTIONS.get(name, name)
+    return schema
+
+
+def _request_schema(fields: dict[str, str], required: tuple[str, ...], *, title: str,
+                    example: dict[str, Any]) -> dict[str, Any]:
+    """An object schema with both spellings of every field, at most one of them present."""
+    properties: dict[str, Any] = {}
+    exclusive: list[dict[str, Any]] = []
+    for name, kind in fields.items():
+        schema = _field_schema(name, kind, required=name in required)
+        properties[name] = schema
+        alias = camel_case(name)
+        if alias != name:
+            properties[alias] = {**schema, "description": f"camelCase alias of {name}."}
+            exclusive.append({"required": [name, alias]})
+    out: dict[str, Any] = {
+        "title": title,
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": True,
+    }
+    # One `not` over every pair: the form schemathesis' generator (jsonschema_rs canonical form) can
+    # handle; a `not` per pair makes it give up on the 9 fields of assets_from_source.
+    constraints: list[dict[str, Any]] = [{"not": {"anyOf": exclusive}}] if exclusive else []
+    for name in required:
+        alias = camel_case(name)
+        constraints.append({"anyOf": [{"required": [name]}, {"required": [alias]}]} if alias != name
+                           else {"required": [name]})
+    if constraints:
+        out["allOf"] = constraints
+    out["example"] = example
+    return out
+
+
+def _asset_schema() -> dict[str, Any]:
+    def opt(kind: str, description: str) -> dict[str, Any]:
+        return {"type": kind, "description": description + " Omitted when unknown (never null)."}
+
+    return {
+        "title": "Asset",
+        "type": "object",
+        "description": "An asset instance. Keys appear in this order; optional metadata only for "
+                       "instances listed in the chain's assetlist.",
+        "properties": {
+            "denom": {"type": "string", "description": "Denom on the holding chain."},
+            "chain_id": {"type": "string", "description": "Chain-id of the holding chain."},
+            "origin_denom": {"type": "string", "description": "Denom on the origin chain."},
+            "origin_chain_id": {"type": "string", "description": "Chain-id of the origin chain."},
+            "trace": {"type": "string", "description": "ICS-20 path on the holding chain; empty for a native asset."},
+            "is_cw20": {"type": "boolean"},
+            "is_evm": {"type": "boolean"},
+            "symbol": opt("string", "Symbol from the assetlist."),
+            "name": opt("string", "Name from the assetlist."),
+            "logo_uri": opt("string", "Logo (png, else svg, else images)."),
+            "decimals": opt("integer", "Exponent of the display unit."),
+            "token_contract": opt("string", "Token contract (CW20/ERC-20)."),
+            "description": opt("string", "Description from the assetlist."),
+            "coingecko_id": opt("string", "Market-data id (the registry's coingecko_id)."),
+            "recommended_symbol": opt("string", "Symbol telling bridged variants apart, e.g. USDC.axl."),
+        },
+        "required": ["denom", "chain_id", "origin_denom", "origin_chain_id", "trace", "is_cw20", "is_evm"],
+        "additionalProperties": False,
+    }
+
+
+def _error_response(description: str) -> dict[str, Any]:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": _REF + "Error"}}}}
+
+
+def _ok(schema: str, description: str) -> dict[str, Any]:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"$ref": _REF + schema}}}}
+
+
+_R400 = _error_response("Invalid request: malformed JSON, a non-object body, a wrong type, a missing required "
+                        "field, a bad enum value, a duplicate field, or an invalid lookup (gRPC code 3).")
+_R405 = _error_response("The path exists but not for this method (gRPC code 12); an Allow header lists the methods.")
+_R413 = _error_response("The request body is over the server's size limit (gRPC code 8).")
+_R500 = _error_response("Internal error (gRPC code 2). Not expected for any input.")
+
+
+def build_openapi() -> dict[str, Any]:
+    """Build the document (a fresh dict)."""
+    between_request = _request_schema(
+        BETWEEN_FIELDS, (), title="AssetsBetweenChainsRequest",
+        example={"source_chain_id": "cosmoshub-4", "dest_chain_id": "osmosis-1"})
+    from_source_request = _request_schema(
+        FROM_SOURCE_FIELDS, FROM_SOURCE_REQUIRED, title="AssetsFromSourceRequest",
+        example={"source_asset_denom": "uusdc", "source_asset_chain_id": "axelar-dojo-1"})
+    venue = _request_schema(SWAP_VENUE_FIELDS, ("name", "chain_id"), title="SwapVenue",
+                            example={"name": "osmosis-poolmanager", "chain_id": "osmosis-1"})
+
+    between_ok = _ok("AssetsBetweenChainsResponse", "Pairs of (asset on source, asset on dest), in a "
+                     "deterministic order: natives of the source first, then by origin chain and denom.")
+    from_source_ok = _ok("AssetsFromSourceResponse", "Reachable assets grouped by chain-id (or by "
+                         "recommended symbol), keys sorted.")
+
+    def body(schema: str) -> dict[str, Any]:
+        return {"required": False,
+                "description": "JSON object. Any Content-Type is accepted; an empty body counts as {}.",
+                "content": {"application/json": {"schema": {"$ref": _REF + schema}}}}
+
+    def from_source_op(operation_id: str, *, deprecated: bool = False) -> dict[str, Any]:
+        op: dict[str, Any] = {
+            "operationId": operation_id,
+            "summary": "Assets that one asset can become, per destination chain",
+            "tags": ["fungible"],
+            "requestBody": body("AssetsFromSourceRequest"),
+            "responses": {
+                "200": from_source_ok,
+                "400": _error_response("Invalid request, or an unknown source chain (Invalid "
+                                       "source_asset_chain_id) or denom (Invalid source_asset_denom)."),
+                "405": _R405, "413": _R413, "500": _R500,
+            },
+        }
+        if deprecated:
+            op["deprecated"] = True
+            op["description"] = "The reference service's v1 binding of the same operation."
+        return op
+
+    query_params = []
+    for name, kind in BETWEEN_FIELDS.items():
+        schema: dict[str, Any] = {"type": "boolean"} if kind == "bool" else {"type": "string"}
+        query_params.append({
+            "name": name, "in": "query", "required": False, "schema": schema,
+            "description": _DESCRIPTIONS[name] + (" Exactly true or false." if kind == "bool" else "")
+            + f" The camelCase name {camel_case(name)} is accepted too (not both).",
+        })
+
+    between_errors = {
+        "400": _R400,
+        "404": _error_response("source chain not found / dest chain not found (gRPC code 5)."),
+        "405": _R405,
+        "500": _R500,
+    }
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "assetroute",
+            "version": "0.1.0",
+            "description": "Which tokens can move between chains of the Cosmos chain registry, and what they "
+                           "become on arrival. Compatible with the reference service's "
+                           "/v2/fungible/assets_between_chains and /v2/fungible/assets_from_source. "
+                           "Errors are {code, message, details} with a gRPC code.",
+            "license": {"name": "Apache-2.0", "identifier": "Apache-2.0"},
+        },
+        "paths": {
+            "/v2/fungible/assets_between_chains": {
+                "post": {
+                    "operationId": "assetsBetweenChains",
+                    "summary": "Assets on the source chain paired with what they become on the destination",
+                    "tags": ["fungible"],
+                    "requestBody": body("AssetsBetweenChainsRequest"),
+                    "responses": {"200": between_ok, **between_errors, "413": _R413},
+                },
+                "get": {
+                    "operationId": "assetsBetweenChainsGet",
+                    "summary": "The same lookup with query parameters (as the official SDK sends it)",
+                    "tags": ["fungible"],
+                    "parameters": query_params,
+                    "responses": {"200": between_ok, **between_errors},
+                },
+            },
+            "/v2/fungible/assets_from_source": {"post": from_source_op("assetsFromSource")},
+            "/v1/fungible/assets_from_source": {"post": from_source_op("assetsFromSourceV1", deprecated=True)},
+            "/v2/info/chains": {
+                "get": {
+                    "operationId": "chains",
+                    "summary": "Routable chains (live Cosmos and EVM chains), sorted by chain-id",
+                    "tags": ["info"],
+                    "responses": {"200": _ok("ChainsResponse", "The chains."), "405": _R405, "500": _R500},
+                },
+            },
+            "/health": {
+                "get": {
+                    "operationId": "health",
+                    "summary": "Liveness and the provenance of the loaded registry",
+                    "tags": ["info"],
+                    "responses": {"200": _ok("Health", "Service is up."), "405": _R405, "500": _R500},
+                },
+            },
+            "/openapi.json": {
+                "get": {
+                    "operationId": "openapi",
+                    "summary": "This document",
+                    "tags": ["info"],
+                    "responses": {
+                        "200": {"description": "OpenAPI 3.1 document.",
+                                "content": {"application/json": {"schema": {"type": "object"}}}},
+                        "405": _R405, "500": _R500,
+                    },
+                },
+            },
+        },
+        "components": {
+            "schemas": {
+                "AssetsBetweenChainsRequest": between_request,
+                "AssetsFromSourceRequest": from_source_request,
+                "SwapVenue": venue,
+                "Asset": _asset_schema(),
+                "AssetBetweenChains": {
+                    "type": "object",
+                    "properties": {
+                        "asset_on_source": {"$ref": _REF + "Asset"},
+                        "asset_on_dest": {"$ref": _REF + "Asset"},
+                        "txs_required": {"type": "integer", "minimum": 1,
+                                         "description": "Transactions the route needs."},
+                        "bridges": {"type": "array", "items": {"type": "string"},
+                                    "description": "Kinds of the route's operations in order (IBC, AXELAR, "
+                                                   "CCTP, EUREKA, …), consecutive repeats merged."},
+                    },
+                    "required": ["asset_on_source", "asset_on_dest", "txs_required", "bridges"],
+                    "additionalProperties": False,
+                },
+                "AssetsBetweenChainsResponse": {
+                    "type": "object",
+                    "properties": {"assets_between_chains": {
+                        "type": "array", "items": {"$ref": _REF + "AssetBetweenChains"}}},
+                    "required": ["assets_between_chains"],
+                    "additionalProperties": False,
+                },
+                "AssetsFromSourceResponse": {
+                    "type": "object",
+                    "properties": {"dest_assets": {
+                        "type": "object",
+                        "description": "Map from chain-id (or recommended symbol) to the assets there; keys sorted.",
+                        "additionalProperties": {
+                            "type": "object",
+                            "properties": {"assets": {"type": "array", "items": {"$ref": _REF + "Asset"}}},
+                            "required": ["assets"],
+                            "additionalProperties": False,
+                        },
+                    }},
+                    "required": ["dest_assets"],
+                    "additionalProperties": False,
+                },
+                "Chain": {
+                    "type": "object",
+                    "properties": {
+                        "chain_id": {"type": "string"},
+                        "chain_name": {"type": "string"},
+                        "pretty_name": {"type": "string"},
+                        "chain_type": {"type": "string", "enum": ["cosmos", "evm"]},
+                        "pfm_enabled": {"type": "boolean"},
+                        "logo_uri": {"type": "string", "description": "Omitted when unknown (never null)."},
+                    },
+                    "required": ["chain_id", "chain_name", "pretty_name", "chain_type", "pfm_enabled"],
+                    "additionalProperties": False,
+                },
+                "ChainsResponse": {
+                    "type": "object",
+                    "properties": {"chains": {"type": "array", "items": {"$ref": _REF + "Chain"}}},
+                    "required": ["chains"],
+                    "additionalProperties": False,
+                },
+                "Health": {
+                    "type": "object",
+                    "properties": {
+                        "status": {"const": "ok"},
+                        "version": {"type": "string"},
+                        "source": {"type": "string"},
+                        "kind": {"type": "string"},
+                        "commit": {"type": ["string", "null"]},
+                        "fingerprint": {"type": "string"},
+                        "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+                        "load_seconds": {"type": "number"},
+                        "loaded_at": {"type": "string"},
+                        "overlay": {"type": "string"},
+                    },
+                    "required": ["status", "source", "kind", "commit", "fingerprint", "counts"],
+                },
+                "Error": {
+                    "type": "object",
+                    "properties": {
+                        "code": {"type": "integer", "description": "gRPC status code (3, 5, 8, 12, 2)."},
+                        "message": {"type": "string"},
+                        "details": {"type": "array", "maxItems": 0},
+                    },
+                    "required": ["code", "message", "details"],
+                    "additionalProperties": False,
+                },
+            },
+        },
+    }
+
+
+#: The document, built once at import.
+OPENAPI: dict[str, Any] = build_openapi()

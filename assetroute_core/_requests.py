@@ -1,0 +1,397 @@
+"""Request parsing for the HTTP service: raw body bytes → validated lookup arguments.
+
+The rules follow the reference service (a grpc-gateway front end using protojson) where they are
+documented, and are stricter only where the reference silently guesses:
+
+* The body must be a JSON object (UTF-8). An empty (or all-whitespace) body counts as ``{}``.
+* Keys may be snake_case (``allow_multi_tx``) or camelCase (``allowMultiTx``); giving the same
+  field twice, in one spelling or in both, is ``400 duplicate field "…"``.
+* ``null`` for any field means "unset" (its default). Unknown fields are ignored.
+* Wrong JSON types are ``400`` naming the field (as spelled by the client) and the offending value.
+* ``recommendation_reason`` takes a name (``UNKNOWN``, ``BASE_TOKEN``, ``MOST_LIQUID``, ``DIRECT``) or
+  its proto number (0–3); anything else is a 400 naming the allowed values (the reference would
+  silently fall back to ``UNKNOWN``; a typo should not change the answer unnoticed).
+* ``group_by`` takes ``chain_id`` or ``recommended_symbol`` (``""`` means unset).
+* ``assets_from_source`` requires ``source_asset_denom`` and ``source_asset_chain_id``: a missing or
+  ``null`` one is ``400 missing required field …``.
+* ``assets_between_chains`` has no required field, like the reference's proto3 message: a missing,
+  ``null`` or empty chain id is passed on as ``""``, which is not a known chain, so the lookup answers
+  ``404 source chain not found`` / ``404 dest chain not found`` exactly as the reference does.
+
+Every rejection is an :class:`~assetroute_core.InvalidArgumentError` (HTTP 400, gRPC code 3).
+
+>>> parse_between_chains(b'{"sourceChainId": "cosmoshub-4", "dest_chain_id": "osmosis-1", "allow_multi_tx": true}')
+... # doctest: +NORMALIZE_WHITESPACE
+{'source_chain_id': 'cosmoshub-4', 'dest_chain_id': 'osmosis-1', 'include_no_metadata_assets': False,
+ 'include_cw20_assets': False, 'include_evm_assets': False, 'allow_multi_tx': True}
+>>> parse_between_chains(b'{"allow_multi_tx": "yes"}')
+Traceback (most recent call last):
+...
+assetroute_core._exceptions.InvalidArgumentError: invalid value for bool field allow_multi_tx: "yes"
+>>> parse_from_source(b'{"source_asset_denom": "uatom", "source_asset_chain_id": "cosmoshub-4",'
+...                   b' "recommendation_reason": 1}')["recommendation_reason"]
+'BASE_TOKEN'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any, TypedDict, cast
+
+import orjson
+
+from ._exceptions import InvalidArgumentError, PayloadTooLargeError
+from ._models import SwapVenue
+
+__all__ = [
+    "BETWEEN_FIELDS",
+    "FROM_SOURCE_FIELDS",
+    "GROUP_BY_VALUES",
+    "RECOMMENDATION_REASONS",
+    "SWAP_VENUE_FIELDS",
+    "BetweenChainsArgs",
+    "FromSourceArgs",
+    "PayloadTooLargeError",
+    "camel_case",
+    "parse_between_chains",
+    "parse_between_chains_query",
+    "parse_from_source",
+    "parse_recommendation_reason",
+]
+
+#: ``Reason`` of the reference proto, in proto-number order (the index is the number).
+RECOMMENDATION_REASONS: tuple[str, ...] = ("UNKNOWN", "BASE_TOKEN", "MOST_LIQUID", "DIRECT")
+#: Values of ``group_by`` (``""`` and ``null`` also mean the default, ``chain_id``).
+GROUP_BY_VALUES: tuple[str, ...] = ("chain_id", "recommended_symbol")
+
+# field name -> kind; kinds: "string", "bool", "reason", "group_by", "venues"
+BETWEEN_FIELDS: dict[str, str] = {
+    "source_chain_id": "string",
+    "dest_chain_id": "string",
+    "include_no_metadata_assets": "bool",
+    "include_cw20_assets": "bool",
+    "include_evm_assets": "bool",
+    "allow_multi_tx": "bool",
+}
+FROM_SOURCE_FIELDS: dict[str, str] = {
+    "source_asset_denom": "string",
+    "source_asset_chain_id": "string",
+    "allow_multi_tx": "bool",
+    "recommendation_reason": "reason",
+    "include_swaps": "bool",
+    "swap_venues": "venues",
+    "native_only": "bool",
+    "group_by": "group_by",
+    "include_cw20_assets": "bool",
+}
+SWAP_VENUE_FIELDS: dict[str, str] = {"name": "string", "chain_id": "string", "logo_uri": "string"}
+FROM_SOURCE_REQUIRED = ("source_asset_denom", "source_asset_chain_id")
+
+_WS = b" \t\r\n"
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_MAX_SHOWN = 80
+
+
+class BetweenChainsArgs(TypedDict):
+    """Keyword arguments of :meth:`Registry.assets_between_chains`, every one filled in."""
+
+    source_chain_id: str
+    dest_chain_id: str
+    include_no_metadata_assets: bool
+    include_cw20_assets: bool
+    include_evm_assets: bool
+    allow_multi_tx: bool
+
+
+class FromSourceArgs(TypedDict):
+    """Keyword arguments of :meth:`Registry.assets_from_source`, every one filled in."""
+
+    source_asset_denom: str
+    source_asset_chain_id: str
+    allow_multi_tx: bool
+    recommendation_reason: str | None
+    include_swaps: bool
+    swap_venues: list[SwapVenue] | None
+    native_only: bool
+    group_by: str | None
+    include_cw20_assets: bool
+
+
+def camel_case(name: str) -> str:
+    """The protobuf JSON name of a snake_case field name.
+
+    >>> camel_case("include_cw20_assets"), camel_case("allow_multi_tx")
+    ('includeCw20Assets', 'allowMultiTx')
+    """
+    first, *rest = name.split("_")
+    return first + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _spellings(fields: dict[str, str]) -> dict[str, str]:
+    out = {}
+    for name in fields:
+        out[name] = name
+        out[camel_case(name)] = name
+    return out
+
+
+_BETWEEN_KEYS = _spellings(BETWEEN_FIELDS)
+_FROM_SOURCE_KEYS = _spellings(FROM_SOURCE_FIELDS)
+_VENUE_KEYS = _spellings(SWAP_VENUE_FIELDS)
+
+
+# -- JSON decoding ---------------------------------------------------------------------------
+
+
+class _JSONObject(dict[str, Any]):
+    """A decoded JSON object that remembers which keys occurred more than once."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+def _pairs_hook(pairs: list[tuple[str, Any]]) -> _JSONObject:
+    obj = _JSONObject(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        dups = []
+        for key, _ in pairs:
+            if key in seen:
+                dups.append(key)
+            seen.add(key)
+        obj.duplicates = tuple(dups)
+    return obj
+
+
+class _BadConstant(ValueError):
+    pass
+
+
+def _reject_constant(name: str) -> Any:
+    raise _BadConstant(f"invalid literal {name}")
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_hook, parse_constant=_reject_constant)
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _show(value: object) -> str:
+    """The offending value as JSON text, ASCII-safe and cut to a readable length."""
+    try:
+        text = orjson.dumps(value).decode()
+    except (TypeError, orjson.JSONEncodeError):  # lone surrogates, huge ints
+        text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
+
+
+def _clean(text: str) -> str:
+    """Replace lone UTF-16 surrogates (from ``\\ud800`` escapes) by U+FFFD, as Go's decoder does."""
+    if text.isascii():
+        return text
+    return _SURROGATES.sub("\ufffd", text)
+
+
+def _load_object(body: bytes | bytearray | memoryview) -> _JSONObject:
+    raw = bytes(body)
+    if not raw.strip(_WS):
+        return _JSONObject()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidArgumentError(f"request body is not valid UTF-8 (byte {exc.start})") from None
+    try:
+        value = _DECODER.decode(text)
+    except RecursionError:
+        raise InvalidArgumentError("malformed JSON: nesting too deep") from None
+    except ValueError as exc:  # JSONDecodeError and rejected NaN/Infinity
+        raise InvalidArgumentError(f"malformed JSON: {exc}") from None
+    if not isinstance(value, _JSONObject):
+        raise InvalidArgumentError(f"request body must be a JSON object, got {_json_type(value)}")
+    return value
+
+
+# -- field validation ------------------------------------------------------------------------
+
+
+def _fields(obj: _JSONObject, keys: dict[str, str], where: str = "") -> dict[str, tuple[str, Any]]:
+    """Known fields of *obj* as ``{canonical: (key as spelled, value)}``; nulls dropped; duplicates 400."""
+    for key in obj.duplicates:
+        if key in keys:
+            raise InvalidArgumentError(f'duplicate field "{where}{key}"')
+    found: dict[str, tuple[str, Any]] = {}
+    seen: set[str] = set()
+    for key, value in obj.items():
+        name = keys.get(key)
+        if name is None:
+            continue  # unknown fields are ignored
+        if name in seen:
+            raise InvalidArgumentError(f'duplicate field "{where}{key}"')
+        seen.add(name)
+        if value is not None:
+            found[name] = (key, value)
+    return found
+
+
+def _bool(key: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidArgumentError(f"invalid value for bool field {key}: {_show(value)}")
+    return value
+
+
+def _string(key: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise InvalidArgumentError(f"invalid value for string field {key}: {_show(value)}")
+    return _clean(value)
+
+
+def parse_recommendation_reason(value: object, key: str = "recommendation_reason", *,
+                                text_numbers: bool = False) -> str | None:
+    """A ``Reason`` given by name or proto number, as its name; ``None`` stays unset.
+
+    In JSON a number must be a JSON number; *text_numbers* also accepts ``"0"``–``"3"`` (command line).
+
+    >>> parse_recommendation_reason("DIRECT"), parse_recommendation_reason(2), parse_recommendation_reason(None)
+    ('DIRECT', 'MOST_LIQUID', None)
+    """
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if value in RECOMMENDATION_REASONS:
+            return value
+        if text_numbers and value in ("0", "1", "2", "3"):
+            return RECOMMENDATION_REASONS[int(value)]
+    elif (isinstance(value, (int, float)) and not isinstance(value, bool)
+          and value in range(len(RECOMMENDATION_REASONS))):
+        return RECOMMENDATION_REASONS[int(value)]
+    allowed = ", ".join(RECOMMENDATION_REASONS)
+    raise InvalidArgumentError(f"invalid value for enum field {key}: {_show(value)} "
+                               f"(allowed: {allowed}, or 0-{len(RECOMMENDATION_REASONS) - 1})")
+
+
+def _group_by(key: str, value: object) -> str | None:
+    text = _string(key, value)
+    if text == "":
+        return None
+    if text not in GROUP_BY_VALUES:
+        raise InvalidArgumentError(
+            f"invalid value for field {key}: {_show(value)} (allowed: {', '.join(GROUP_BY_VALUES)})")
+    return text
+
+
+def _venues(key: str, value: object) -> list[SwapVenue]:
+    if not isinstance(value, list):
+        raise InvalidArgumentError(f"invalid value for repeated field {key}: {_show(value)}")
+    out = []
+    for i, item in enumerate(value):
+        where = f"{key}[{i}]"
+        if not isinstance(item, _JSONObject):
+            raise InvalidArgumentError(f"invalid value for message field {where}: {_show(item)}")
+        fields = _fields(item, _VENUE_KEYS, where + ".")
+        for required in ("name", "chain_id"):
+            if required not in fields:
+                raise InvalidArgumentError(f"missing required field {where}.{required}")
+        name_key, name = fields["name"]
+        chain_key, chain_id = fields["chain_id"]
+        logo = fields.get("logo_uri")
+        out.append(SwapVenue(
+            name=_string(f"{where}.{name_key}", name),
+            chain_id=_string(f"{where}.{chain_key}", chain_id),
+            logo_uri=_string(f"{where}.{logo[0]}", logo[1]) if logo is not None else None,
+        ))
+    return out
+
+
+# -- the two requests ------------------------------------------------------------------------
+
+_BETWEEN_DEFAULTS: dict[str, Any] = {
+    "source_chain_id": "",
+    "dest_chain_id": "",
+    "include_no_metadata_assets": False,
+    "include_cw20_assets": False,
+    "include_evm_assets": False,
+    "allow_multi_tx": False,
+}
+_FROM_SOURCE_DEFAULTS: dict[str, Any] = {
+    "source_asset_denom": "",
+    "source_asset_chain_id": "",
+    "allow_multi_tx": False,
+    "recommendation_reason": None,
+    "include_swaps": False,
+    "swap_venues": None,
+    "native_only": False,
+    "group_by": None,
+    "include_cw20_assets": False,
+}
+
+
+def parse_between_chains(body: bytes | bytearray | memoryview) -> BetweenChainsArgs:
+    """Validate an ``assets_between_chains`` request body into keyword arguments."""
+    fields = _fields(_load_object(body), _BETWEEN_KEYS)
+    args: dict[str, Any] = dict(_BETWEEN_DEFAULTS)
+    for name, (key, value) in fields.items():
+        args[name] = _bool(key, value) if BETWEEN_FIELDS[name] == "bool" else _string(key, value)
+    return cast(BetweenChainsArgs, args)
+
+
+def parse_between_chains_query(items: Iterable[tuple[str, str]]) -> BetweenChainsArgs:
+    """Validate the query parameters of ``GET /v2/fungible/assets_between_chains``.
+
+    The official TypeScript SDK sends this request as GET with snake_case query parameters and
+    booleans written ``true``/``false``. camelCase names are accepted too; a parameter given twice
+    is a 400; booleans must be exactly ``true`` or ``false``; unknown parameters are ignored.
+
+    >>> parse_between_chains_query([("source_chain_id", "cosmoshub-4"), ("allow_multi_tx", "true")])["allow_multi_tx"]
+    True
+    """
+    args: dict[str, Any] = dict(_BETWEEN_DEFAULTS)
+    seen: set[str] = set()
+    for key, value in items:
+        name = _BETWEEN_KEYS.get(key)
+        if name is None:
+            continue
+        if name in seen:
+            raise InvalidArgumentError(f'duplicate field "{key}"')
+        seen.add(name)
+        if BETWEEN_FIELDS[name] == "bool":
+            if value not in ("true", "false"):
+                raise InvalidArgumentError(f"invalid value for bool field {key}: {_show(value)}")
+            args[name] = value == "true"
+        else:
+            args[name] = _clean(value)
+    return cast(BetweenChainsArgs, args)
+
+
+def parse_from_source(body: bytes | bytearray | memoryview) -> FromSourceArgs:
+    """Validate an ``assets_from_source`` request body into keyword arguments."""
+    fields = _fields(_load_object(body), _FROM_SOURCE_KEYS)
+    args: dict[str, Any] = dict(_FROM_SOURCE_DEFAULTS)
+    for name, (key, value) in fields.items():
+        kind = FROM_SOURCE_FIELDS[name]
+        if kind == "bool":
+            args[name] = _bool(key, value)
+        elif kind == "string":
+            args[name] = _string(key, value)
+        elif kind == "reason":
+            args[name] = parse_recommendation_reason(value, key)
+        elif kind == "group_by":
+            args[name] = _group_by(key, value)
+        else:
+            args[name] = _venues(key, value)
+    for required in FROM_SOURCE_REQUIRED:
+        if required not in fields:
+            raise InvalidArgumentError(f"missing required field {required}")
+    return cast(FromSourceArgs, args)

@@ -1,0 +1,246 @@
+"""A synchronous client for assetroute's HTTP service and for any compatible service (the reference API).
+
+The methods have the same names, signatures and options as :class:`~assetroute_core.Registry`, and
+return the same result types (read back with ``from_api``; their ``route`` is ``None`` because the API
+does not carry routes). Only non-default options are sent, as the official SDK does, so a request that
+uses no option looks like ``{"source_chain_id": …, "dest_chain_id": …}`` to any server.
+
+Errors surface as the package's exceptions, with the server's own message:
+
+=====================================  =============================================
+HTTP answer                            exception
+=====================================  =============================================
+400, 413, 415, 422                     :class:`~assetroute_core.InvalidArgumentError`
+                                       (413: ``PayloadTooLargeError``, a subclass)
+404                                    :class:`~assetroute_core.NotFoundError`
+405, 501                               :class:`~assetroute_core.MethodNotAllowedError`
+any other status (5xx, 429, 401, …)    :class:`~assetroute_core.RemoteServiceError`
+transport failure, non-JSON or         :class:`~assetroute_core.RemoteServiceError`
+malformed body
+=====================================  =============================================
+
+>>> with AssetRouteClient("https://api.skip.build") as client:   # no request is sent here
+...     client.base_url
+'https://api.skip.build'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from types import TracebackType
+from typing import Any, TypeVar
+
+import httpx
+import orjson
+
+from . import __version__
+from ._exceptions import (
+    InvalidArgumentError,
+    MethodNotAllowedError,
+    NotFoundError,
+    PayloadTooLargeError,
+    RemoteServiceError,
+    RequestError,
+)
+from ._models import Chain, SwapVenue
+from ._results import BetweenChainsResult, FromSourceResult
+
+__all__ = ["AssetRouteClient"]
+
+_STATUS_ERRORS: dict[int, type[RequestError]] = {
+    400: InvalidArgumentError,
+    413: PayloadTooLargeError,
+    415: InvalidArgumentError,
+    422: InvalidArgumentError,
+    404: NotFoundError,
+    405: MethodNotAllowedError,
+    501: MethodNotAllowedError,
+}
+_SHOWN = 200  # characters of an unexpected body quoted in an error
+_T = TypeVar("_T")
+
+
+def _venue(venue: SwapVenue | Mapping[str, object]) -> dict[str, object]:
+    if isinstance(venue, SwapVenue):
+        out: dict[str, object] = {"name": venue.name, "chain_id": venue.chain_id}
+        if venue.logo_uri is not None:
+            out["logo_uri"] = venue.logo_uri
+        return out
+    if isinstance(venue, Mapping):
+        return dict(venue)
+    raise InvalidArgumentError("swap_venues items must be SwapVenue objects or mappings", value=venue)
+
+
+class AssetRouteClient:
+    """Talk to a service at *base_url* (``http://127.0.0.1:8000``, ``https://api.skip.build``).
+
+    *transport* is passed to :class:`httpx.Client` (tests, proxies, retries); *headers* are sent with
+    every request (e.g. ``{"authorization": "<api key>"}`` for the reference service).
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout: float = 30.0,
+        transport: httpx.BaseTransport | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        try:
+            url = httpx.URL(base_url)
+        except (httpx.InvalidURL, TypeError) as exc:
+            raise InvalidArgumentError("invalid base_url", value=base_url) from exc
+        if url.scheme not in ("http", "https") or not url.host:
+            raise InvalidArgumentError("base_url must be an http:// or https:// URL", value=base_url)
+        self.base_url = str(base_url).rstrip("/")
+        all_headers = {"accept": "application/json", "user-agent": f"assetroute/{__version__}"}
+        all_headers.update(headers or {})
+        self._http = httpx.Client(base_url=self.base_url, timeout=timeout, transport=transport,
+                                  headers=all_headers)
+
+    def __repr__(self) -> str:
+        return f"AssetRouteClient({self.base_url!r})"
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._http.close()
+
+    def __enter__(self) -> AssetRouteClient:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    # -- lookups -----------------------------------------------------------------------------
+
+    def assets_between_chains(
+        self,
+        source_chain_id: str,
+        dest_chain_id: str,
+        *,
+        include_no_metadata_assets: bool = False,
+        include_cw20_assets: bool = False,
+        include_evm_assets: bool = False,
+        allow_multi_tx: bool = False,
+    ) -> BetweenChainsResult:
+        """``POST /v2/fungible/assets_between_chains``; see :meth:`Registry.assets_between_chains`."""
+        body: dict[str, Any] = {"source_chain_id": source_chain_id, "dest_chain_id": dest_chain_id}
+        for name, value in (("include_no_metadata_assets", include_no_metadata_assets),
+                            ("include_cw20_assets", include_cw20_assets),
+                            ("include_evm_assets", include_evm_assets),
+                            ("allow_multi_tx", allow_multi_tx)):
+            if value is not False:
+                body[name] = value
+        data = self._request("POST", "/v2/fungible/assets_between_chains", body)
+        return self._read(lambda: BetweenChainsResult.from_api(
+            data, source_chain_id=source_chain_id, dest_chain_id=dest_chain_id))
+
+    def assets_from_source(
+        self,
+        source_asset_denom: str,
+        source_asset_chain_id: str,
+        *,
+        allow_multi_tx: bool = False,
+        recommendation_reason: str | None = None,
+        include_swaps: bool = False,
+        swap_venues: Sequence[SwapVenue | dict[str, object]] | None = None,
+        native_only: bool = False,
+        group_by: str | None = None,
+        include_cw20_assets: bool = False,
+    ) -> FromSourceResult:
+        """``POST /v2/fungible/assets_from_source``; see :meth:`Registry.assets_from_source`."""
+        body: dict[str, Any] = {"source_asset_denom": source_asset_denom,
+                                "source_asset_chain_id": source_asset_chain_id}
+        if allow_multi_tx is not False:
+            body["allow_multi_tx"] = allow_multi_tx
+        if recommendation_reason is not None:
+            body["recommendation_reason"] = recommendation_reason
+        if include_swaps is not False:
+            body["include_swaps"] = include_swaps
+        if swap_venues:
+            body["swap_venues"] = [_venue(v) for v in swap_venues]
+        if native_only is not False:
+            body["native_only"] = native_only
+        if group_by is not None:
+            body["group_by"] = group_by
+        if include_cw20_assets is not False:
+            body["include_cw20_assets"] = include_cw20_assets
+        data = self._request("POST", "/v2/fungible/assets_from_source", body)
+        return self._read(lambda: FromSourceResult.from_api(data, group_by=group_by or "chain_id"))
+
+    def chains(self) -> tuple[Chain, ...]:
+        """``GET /v2/info/chains``: the chains the service routes between, as :class:`Chain` objects."""
+        data = self._request("GET", "/v2/info/chains", None)
+        items = data.get("chains") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            raise RemoteServiceError(f"unexpected chains response: {str(data)[:_SHOWN]}")
+        return tuple(self._read(lambda: [_chain(item) for item in items]))
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    def _request(self, method: str, path: str, body: dict[str, Any] | None) -> Any:
+        url = self.base_url + path
+        if self._http.is_closed:
+            raise RemoteServiceError(f"{self!r} is closed")
+        try:
+            content = orjson.dumps(body) if body is not None else None
+        except (TypeError, orjson.JSONEncodeError) as exc:
+            raise InvalidArgumentError(f"request cannot be encoded as JSON: {exc}") from None
+        try:
+            response = self._http.request(
+                method, path, content=content,
+                headers={"content-type": "application/json"} if content is not None else None)
+            raw = response.content
+        except httpx.HTTPError as exc:
+            raise RemoteServiceError(f"{method} {url} failed: {type(exc).__name__}: {exc}") from exc
+        status = response.status_code
+        try:
+            data = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            data = None
+            if 200 <= status < 300:
+                raise RemoteServiceError(
+                    f"{method} {url}: HTTP {status} with a non-JSON body: {raw[:_SHOWN]!r}") from None
+        if 200 <= status < 300:
+            return data
+        message = data.get("message") if isinstance(data, dict) else None
+        if not isinstance(message, str):
+            raise RemoteServiceError(f"{method} {url}: HTTP {status} with an unexpected body: {raw[:_SHOWN]!r}")
+        error = _STATUS_ERRORS.get(status)
+        if error is None:
+            raise RemoteServiceError(f"{method} {url}: HTTP {status}: {message}")
+        raise error(message)
+
+    @staticmethod
+    def _read(build: Callable[[], _T]) -> _T:
+        """Run a ``from_api`` reader; any shape it cannot read is the server's fault."""
+        try:
+            return build()
+        except RemoteServiceError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise RemoteServiceError(f"malformed response: {type(exc).__name__}: {exc}") from None
+
+
+def _chain(item: object) -> Chain:
+    if not isinstance(item, dict) or not isinstance(item.get("chain_id"), str):
+        raise RemoteServiceError(f"malformed chain in response: {str(item)[:_SHOWN]}")
+    chain_id = item["chain_id"]
+    name = item.get("chain_name")
+    name = name if isinstance(name, str) and name else chain_id
+    pretty = item.get("pretty_name")
+    logo = item.get("logo_uri")
+    prefix = item.get("bech32_prefix")
+    return Chain(
+        chain_name=name,
+        chain_id=chain_id,
+        pretty_name=pretty if isinstance(pretty, str) else name,
+        chain_type=str(item.get("chain_type") or "cosmos"),
+        status="live",
+        pfm_enabled=item.get("pfm_enabled") is True,
+        logo_uri=logo if isinstance(logo, str) and logo else None,
+        bech32_prefix=prefix if isinstance(prefix, str) and prefix else None,
+    )
