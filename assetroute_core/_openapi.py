@@ -171,9 +171,10 @@ def build_openapi() -> dict[str, Any]:
     from_source_ok = _ok("AssetsFromSourceResponse", "Reachable assets grouped by chain-id (or by "
                          "recommended symbol), keys sorted.")
 
-    def body(schema: str) -> dict[str, Any]:
-        return {"required": False,
-                "description": "JSON object. Any Content-Type is accepted; an empty body counts as {}.",
+    def body(schema: str, *, required: bool = False) -> dict[str, Any]:
+        return {"required": required,
+                "description": "JSON object. Any Content-Type is accepted; an empty body counts as {}"
+                               + (" (and then lacks the required fields)." if required else "."),
                 "content": {"application/json": {"schema": {"$ref": _REF + schema}}}}
 
     def from_source_op(operation_id: str, *, deprecated: bool = False) -> dict[str, Any]:
@@ -181,7 +182,7 @@ def build_openapi() -> dict[str, Any]:
             "operationId": operation_id,
             "summary": "Assets that one asset can become, per destination chain",
             "tags": ["fungible"],
-            "requestBody": body("AssetsFromSourceRequest"),
+            "requestBody": body("AssetsFromSourceRequest", required=True),
             "responses": {
                 "200": from_source_ok,
                 "400": _error_response("Invalid request, or an unknown source chain (Invalid "
