@@ -665,6 +665,20 @@ def test_connection_refused(tmp_path: Path) -> None:
     assert not (tmp_path / "cache").exists()
 
 
+def test_body_larger_than_announced(server: Server, cache: Path) -> None:
+    """A server announcing fewer bytes than it sends: the client reads what was announced, the
+    result is not a whole archive, and nothing of it is kept; a later good fetch succeeds."""
+    half = len(ARCHIVE) // 2
+    answers = iter([send(ARCHIVE, length=half), send(ARCHIVE)])
+    server.routes["/r.tar.gz"] = lambda handler: next(answers)(handler)
+    before = tree(cache)
+    with pytest.raises(RegistrySourceError, match="cannot unpack archive"):
+        resolve_source(server.url("/r.tar.gz"), cache_dir=cache)
+    assert tree(cache) == before
+    resolved = resolve_source(server.url("/r.tar.gz"), cache_dir=cache)
+    assert json_files(resolved.root) == FILES
+
+
 def test_good_fetch_after_failure(server: Server, cache: Path) -> None:
     answers = iter([send(b"boom", status=500), send(ARCHIVE)])
     server.routes["/r.tar.gz"] = lambda handler: next(answers)(handler)
