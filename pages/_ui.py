@@ -1,0 +1,322 @@
+"""Streamlit helpers shared by ``app.py`` and the pages (everything testable lives in the core).
+
+Kept next to the pages on purpose: :mod:`assetroute_core` never imports Streamlit.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import streamlit as st
+
+from assetroute_core import AssetRouteError, Registry, RemoteServiceError, RequestError
+from assetroute_core._dashboard import (
+    EmbeddedBackend,
+    Problem,
+    RegistryStore,
+    RemoteBackend,
+    asset_label,
+    chain_label,
+    md_code,
+    md_escape,
+    params_signature,
+    sorted_assets,
+    sorted_chains,
+    validate_base_url,
+)
+from assetroute_core.graphviews import GraphSpec, render_html
+
+Q = TypeVar("Q")
+
+DEFAULT_REMOTE = os.environ.get("ASSETROUTE_API_URL", "http://127.0.0.1:8000")
+
+
+# -- entry point -------------------------------------------------------------------------------------
+
+_ENTRY = "_assetroute_entry_ran"
+_local = threading.local()  # set while app.py runs nested inside a page (see require_entrypoint)
+
+
+def mark_entrypoint() -> None:
+    """Called first by ``app.py`` in every run: the page that follows runs inside the entry point."""
+    st.session_state[_ENTRY] = True
+
+
+def require_entrypoint() -> None:
+    """Called first by every page: make sure ``app.py`` (navigation, sidebar) runs around it.
+
+    Streamlit starts a process (and ``AppTest`` every run) in its legacy ``pages/``-folder
+    mode until some run calls ``st.navigation``; a deep link to a page then runs that page
+    on its own, without ``app.py``.  In that case run ``app.py`` here instead: its
+    ``st.navigation`` switches the process to navigation mode and runs this same page (same
+    ``url_path``) inside the entry point, with the link's query string and any pending
+    widget events intact; then stop, so the page is not drawn twice.
+    """
+    if st.session_state.pop(_ENTRY, False) or getattr(_local, "nested", False):
+        return
+    app = Path(__file__).resolve().parents[1] / "app.py"
+    _local.nested = True
+    try:
+        exec(compile(app.read_text(encoding="utf-8"), str(app), "exec"),
+             {"__name__": "__main__", "__file__": str(app)})
+    finally:
+        _local.nested = False
+    st.stop()
+
+
+# -- registry ----------------------------------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner=False)
+def _store() -> RegistryStore:
+    """One store per process: every session shares the loaded registry."""
+    return RegistryStore()
+
+
+def registry_source() -> str | None:
+    """``$ASSETROUTE_REGISTRY`` if set; else ``None`` (``load_registry``'s default resolution)."""
+    return os.environ.get("ASSETROUTE_REGISTRY") or None
+
+
+def get_registry() -> Registry:
+    """The shared registry; the first load of the process shows its progress."""
+    store = _store()
+    source = registry_source()
+    reg = store.peek(source)
+    if reg is not None:
+        return reg
+    with st.status("Loading the chain registry…", expanded=True) as status:
+        st.write(f"Source: {md_code(source or 'default (pinned chain-registry archive)')}")
+        bar = st.progress(0.0, text="Resolving the registry source…")
+
+        def progress(done: int, total: int | None) -> None:
+            if total:
+                bar.progress(min(done / total, 1.0), text=f"Downloading {done / 1e6:.1f} of {total / 1e6:.1f} MB")
+            else:
+                bar.progress(0.5, text=f"Downloading {done / 1e6:.1f} MB")
+
+        try:
+            started = time.perf_counter()
+            bar.progress(0.2, text="Reading chains, channels and assetlists…")
+            reg = store.get(source, progress=progress)
+        except AssetRouteError as exc:
+            status.update(label="The chain registry could not be loaded", state="error", expanded=True)
+            st.error(f"Loading the registry failed: {md_escape(exc, limit=600)}")
+            st.info("Set `ASSETROUTE_REGISTRY` to a chain-registry directory, archive or URL and restart.")
+            st.stop()
+        bar.progress(1.0, text="Indexed.")
+        status.update(label=f"Chain registry loaded in {time.perf_counter() - started:.1f} s",
+                      state="complete", expanded=False)
+    return reg
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _chain_index(_reg: Registry, fingerprint: str) -> tuple[list[str], dict[str, str], dict[str, str]]:
+    chains = sorted_chains(_reg)
+    ids = [c.chain_id for c in chains]
+    labels = {c.chain_id: chain_label(c) for c in chains}
+    names = {c.chain_id: (c.pretty_name or c.chain_name) for c in chains}
+    return ids, labels, names
+
+
+def chain_index(reg: Registry) -> tuple[list[str], dict[str, str], dict[str, str]]:
+    """(chain-ids sorted by pretty name, picker labels, display names) of the routable chains."""
+    return _chain_index(reg, reg.provenance.fingerprint)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _asset_index(_reg: Registry, fingerprint: str, chain_id: str) -> tuple[list[str], dict[str, str]]:
+    assets = sorted_assets(_reg.assets(chain_id))
+    return [a.denom for a in assets], {a.denom: asset_label(a) for a in assets}
+
+
+def asset_index(reg: Registry, chain_id: str) -> tuple[list[str], dict[str, str]]:
+    """(denoms in picker order, picker labels) of every asset held on a chain."""
+    return _asset_index(reg, reg.provenance.fingerprint, chain_id)
+
+
+# -- sidebar -----------------------------------------------------------------------------------------
+
+
+def sidebar(reg: Registry) -> None:
+    """Backend switch, registry provenance, counts and the data-quality report."""
+    p = reg.provenance
+    counts = dict(p.counts)
+    with st.sidebar:
+        st.markdown("### Lookup backend")
+        st.radio(
+            "Answer lookups with", ["embedded", "remote"], key="backend",
+            format_func=lambda v: "Embedded registry" if v == "embedded" else "Remote service (HTTP API)",
+            help="The embedded registry is the one described below. A remote service is our own "
+                 "`python -m assetroute_core serve` or any compatible API.",
+        )
+        if st.session_state.get("backend") == "remote":
+            st.text_input("Service base URL", key="backend_url", value=DEFAULT_REMOTE,
+                          help="POST /v2/fungible/assets_between_chains and /assets_from_source are called here.")
+            try:
+                validate_base_url(st.session_state.get("backend_url", ""))
+            except ValueError as exc:
+                st.error(md_escape(exc))
+            st.caption("Route graphs and reach charts need routes, which the API does not carry: "
+                       "they are only drawn with the embedded registry. Chain and asset pickers always "
+                       "list the embedded registry.")
+        st.divider()
+        st.markdown("### Registry")
+        commit = (p.commit or "unknown")[:12]
+        st.markdown(
+            f"**Source** {md_code(p.source, limit=120)} ({md_escape(p.kind)})  \n"
+            f"**Commit** {md_code(commit)}  \n"
+            f"**Fingerprint** {md_code(p.fingerprint[:16])}  \n"
+            f"**Loaded** {md_escape(p.loaded_at)} in {p.load_seconds:.2f} s"
+        )
+        c1, c2 = st.columns(2)
+        c1.metric("Routable chains", counts.get("routable_chains", 0))
+        c2.metric("IBC channels", counts.get("usable_transfer_channels", 0), help="usable transfer channels")
+        c1.metric("Listed assets", counts.get("listed_assets", 0))
+        c2.metric("Bridge links", counts.get("bridge_links", 0))
+        with st.expander("All counts"):
+            st.dataframe({"count": counts}, width="stretch")
+        issues = reg.quality
+        with st.expander(f"Data-quality warnings ({len(issues)})", expanded=False):
+            if issues:
+                st.caption("Problems found while reading the registry and what the loader did about them.")
+                st.dataframe(
+                    [{"file": q.file, "problem": q.problem, "action": q.action} for q in issues],
+                    hide_index=True, width="stretch", height=320,
+                    column_config={"file": st.column_config.TextColumn(width="small"),
+                                   "problem": st.column_config.TextColumn(width="large")},
+                )
+            else:
+                st.write("No problems found.")
+        st.caption("Data: Chain Registry, by the cosmos/chain-registry contributors (CC BY 4.0).")
+
+
+def backend(reg: Registry) -> EmbeddedBackend | RemoteBackend | None:
+    """The backend chosen in the sidebar; ``None`` (with a message) when the URL is invalid."""
+    if st.session_state.get("backend") != "remote":
+        return EmbeddedBackend(reg)
+    url = st.session_state.get("backend_url", DEFAULT_REMOTE)
+    try:
+        return _remote(validate_base_url(url))
+    except ValueError as exc:
+        st.error(f"The remote service URL is not usable: {md_escape(exc)}")
+        return None
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _remote(url: str) -> RemoteBackend:
+    return RemoteBackend(url)
+
+
+# -- URL state ---------------------------------------------------------------------------------------
+
+
+def url_params() -> dict[str, list[str]]:
+    """The current query string, every key with all of its values."""
+    return {k: st.query_params.get_all(k) for k in st.query_params}
+
+
+def write_url(params: dict[str, Any], *, keep: tuple[str, ...] = ()) -> None:
+    """Replace the query string (keeping the UI-only keys in *keep*)."""
+    current = url_params()
+    new: dict[str, Any] = {k: v for k, v in params.items() if v not in (None, "", [])}
+    for k in keep:
+        if k in current and k not in new:
+            new[k] = current[k]
+    if params_signature(new) != params_signature(current):
+        st.query_params.from_dict(new)
+
+
+def sync_url(page: str, parse: Callable[[dict[str, list[str]]], tuple[Q, list[Problem]]],
+             seed: Callable[[Q], None], *, ui_keys: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Keep a page's request and its URL in step.
+
+    When the URL carries a request this session has not applied yet (a shared link, a
+    bookmark, back/forward), it is parsed, the widgets are seeded from it and — when it is
+    complete and valid — it becomes the active request, so the link reproduces the query.
+    An empty URL on a page that already has an active request (coming back from another
+    page) restores that request's URL instead.  Returns the page state
+    ``{"active": query | None, "problems": [...], "sig": ...}``.
+    """
+    state: dict[str, Any] = st.session_state.setdefault(f"{page}:url", {"sig": None, "problems": [], "active": None})
+    params = url_params()
+    request = {k: v for k, v in params.items() if k not in ui_keys}
+    if not request and state["active"] is not None:
+        write_url(state["active"].to_params(), keep=ui_keys)
+        state["sig"] = params_signature(state["active"].to_params())
+        return state
+    sig = params_signature(request)
+    if sig != state["sig"]:
+        query, problems = parse(request)
+        seed(query)
+        state["sig"] = sig
+        state["problems"] = problems
+        errors = [p for p in problems if p.severity == "error"]
+        state["active"] = query if getattr(query, "complete", True) and not errors else None
+    return state
+
+
+def commit_query(page: str, query: Any, *, keep: tuple[str, ...] = ()) -> None:
+    """Make *query* the page's active request and write it to the URL."""
+    state = st.session_state.setdefault(f"{page}:url", {"sig": None, "problems": [], "active": None})
+    params = query.to_params()
+    state.update(active=query, problems=[], sig=params_signature(params))
+    write_url(params, keep=keep)
+
+
+def show_problems(problems: list[Problem]) -> None:
+    """Explain what was wrong with the link, without a traceback."""
+    if not problems:
+        return
+    lines = "\n".join(f"- {p.markdown()}" for p in problems)
+    st.error(f"**This link could not be used as it is.** The values below were ignored; "
+             f"fix them in the form and submit again.\n\n{lines}", icon=":material/link_off:")
+
+
+# -- lookups -----------------------------------------------------------------------------------------
+
+
+def run_lookup(kind: str, backend_obj: Any, query: Any, call: Callable[[], Any]) -> Any | None:
+    """Run (or reuse) a lookup; errors become messages, never tracebacks. ``None`` on error."""
+    cache: dict[Any, Any] = st.session_state.setdefault("_lookup_cache", {})
+    key = (kind, backend_obj.label, query)
+    if key in cache:
+        return cache[key]
+    try:
+        with st.spinner("Looking up routes…"):
+            result = call()
+    except RequestError as exc:
+        value = f" ({md_code(exc.value)})" if exc.value is not None else ""
+        st.error(f"The request was refused: {md_escape(exc.message)}{value}", icon=":material/block:")
+        return None
+    except RemoteServiceError as exc:
+        st.error(f"The remote service failed: {md_escape(exc, limit=500)}", icon=":material/cloud_off:")
+        return None
+    except AssetRouteError as exc:
+        st.error(f"The lookup failed: {md_escape(exc, limit=500)}", icon=":material/error:")
+        return None
+    except Exception as exc:  # a remote backend can fail in many ways; never show a traceback
+        st.error(f"The lookup failed unexpectedly: {md_escape(type(exc).__name__)}: {md_escape(exc, limit=400)}",
+                 icon=":material/error:")
+        return None
+    if len(cache) >= 6:
+        cache.pop(next(iter(cache)))
+    cache[key] = result
+    return result
+
+
+# -- graphs ------------------------------------------------------------------------------------------
+
+
+def graph(spec: GraphSpec, *, height: int = 460) -> None:
+    """Show a graph view: self-contained HTML (no internet needed) in an iframe."""
+    st.iframe(render_html(spec, height=height), height=height + 8)
+
+
+def logo_column(label: str = "") -> Any:
+    return st.column_config.ImageColumn(label, width="small", help="Only http(s) logos are shown")

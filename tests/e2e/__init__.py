@@ -1,0 +1,1 @@
+"""End-to-end tests: the real dashboard in a real headless Chromium."""

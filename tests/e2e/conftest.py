@@ -1,0 +1,224 @@
+"""End-to-end fixtures: a real ``streamlit run app.py`` on loopback and a real headless Chromium.
+
+* ``app_server`` starts the dashboard over the registry snapshot on a free port (headless, no
+  usage stats, no file watcher), polls ``/_stcore/health`` and measures the cold start up to the
+  first rendered page in the browser;
+* ``hostile_server`` does the same over ``tests/fixtures/hostile_registry``;
+* ``browser`` is Debian's Chromium (``/usr/bin/chromium``, never a Playwright download);
+* ``timings`` collects measurements and writes ``artifacts/e2e-timings.json`` at the end.
+  Timings are measured and reported, not asserted.
+
+Missing Chromium or registry snapshot fails the tests loudly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+HOSTILE = REPO / "tests" / "fixtures" / "hostile_registry"
+SCREENSHOTS = REPO / "docs" / "screenshots"
+TIMINGS = REPO / "artifacts" / "e2e-timings.json"
+CHROMIUM = os.environ.get("ASSETROUTE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1440, "height": 1000}
+
+# A trap installed in every frame before any page script runs: the hostile fixture's payloads
+# all set ``window.__pwned``; alert/confirm/prompt are recorded too.
+TRAP = """
+window.__pwned = undefined;
+window.__dialogs = 0;
+for (const name of ['alert', 'confirm', 'prompt']) {
+  window[name] = function () { window.__dialogs = (window.__dialogs || 0) + 1; };
+}
+"""
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class StreamlitServer:
+    """One ``streamlit run app.py`` process on 127.0.0.1."""
+
+    def __init__(self, registry: Path, log: Path) -> None:
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = dict(os.environ, ASSETROUTE_REGISTRY=str(registry), PYTHONUNBUFFERED="1")
+        env.pop("ASSETROUTE_API_URL", None)
+        self.log = log
+        self.started = time.perf_counter()
+        self._log_file = log.open("wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
+             "--server.address", "127.0.0.1", "--server.headless", "true",
+             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+            cwd=REPO, env=env, stdout=self._log_file, stderr=subprocess.STDOUT,
+        )
+        self.healthy = self._wait_healthy()
+
+    def _wait_healthy(self, timeout: float = 60.0) -> float:
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"streamlit exited with {self.proc.returncode}:\n{self.log.read_text()[-3000:]}")
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=1) as r:
+                    if r.read().strip() == b"ok":
+                        return time.perf_counter() - self.started
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError(f"streamlit did not become healthy in {timeout} s:\n{self.log.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+        self._log_file.close()
+
+
+# -- page helpers ------------------------------------------------------------------------------------
+
+
+def wait_for_app(page: Any, timeout: float = 30_000) -> None:
+    """Wait until the app is connected, the script has finished and no skeleton is left."""
+    page.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']", timeout=timeout)
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout)
+    page.wait_for_function("document.querySelectorAll('[data-testid=\"stSkeleton\"]').length === 0",
+                           timeout=timeout)
+
+
+def settle(page: Any, *, extra_ms: int = 1200) -> None:
+    """Wait for the app, then give canvases (grid, plotly, vis-network) a moment to paint."""
+    wait_for_app(page)
+    page.wait_for_timeout(extra_ms)
+
+
+def results_grid(page: Any) -> Any:
+    """The results table of a page: the first data grid in the main area."""
+    return page.locator("[data-testid='stMain'] [data-testid='stDataFrame']").first.locator(
+        "[data-testid='data-grid-canvas']")
+
+
+def main_table_rows(page: Any) -> Any:
+    """Rows of the results grid, read from its accessible table."""
+    return results_grid(page).locator("tbody tr")
+
+
+def screenshot(page: Any, name: str, *, height: int) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.set_viewport_size({"width": VIEWPORT["width"], "height": height})
+    page.evaluate("""() => { window.scrollTo(0, 0);
+        for (const el of document.querySelectorAll('[data-testid=stMain], [data-testid=stAppViewContainer], section'))
+            el.scrollTo(0, 0); }""")
+    settle(page, extra_ms=1500)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    page.set_viewport_size(VIEWPORT)
+    return path
+
+
+# -- fixtures ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def timings() -> Iterator[dict[str, Any]]:
+    data: dict[str, Any] = {"_load_start": [round(x, 2) for x in os.getloadavg()]}
+    yield data
+    import streamlit
+
+    report = {
+        "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "note": "measured by tests/e2e, not asserted; goals: cold start <= 5 s, submit to table <= 1.5 s",
+        "environment": {"python": platform.python_version(), "streamlit": streamlit.__version__,
+                        "chromium": data.pop("_chromium", None), "machine": platform.machine(),
+                        "cpus": os.cpu_count(), "load_average_at_start": data.pop("_load_start", None),
+                        "load_average_at_end": [round(x, 2) for x in os.getloadavg()]},
+        **data,
+    }
+    TIMINGS.parent.mkdir(parents=True, exist_ok=True)
+    TIMINGS.write_text(json.dumps(report, indent=2) + "\n")
+
+
+@pytest.fixture(scope="session")
+def browser(timings: dict[str, Any]) -> Iterator[Any]:
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install -y chromium", pytrace=False)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        timings["_chromium"] = b.version
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Callable[[], Any]]:
+    """``new_page()`` → a fresh page (own context) with the trap installed; dialogs are recorded."""
+    contexts = []
+
+    def make() -> Any:
+        context = browser.new_context(viewport=VIEWPORT)
+        context.add_init_script(TRAP)
+        page = context.new_page()
+        page.dialogs = []  # type: ignore[attr-defined]
+        page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))  # type: ignore[attr-defined]
+        contexts.append(context)
+        return page
+
+    yield make
+    for c in contexts:
+        c.close()
+
+
+def _start(registry: Path, name: str, browser: Any) -> tuple[StreamlitServer, dict[str, float]]:
+    log = REPO / "artifacts" / f"streamlit-{name}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    server = StreamlitServer(registry, log)
+    # cold start: from launching the process to the first page rendered in the browser
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.get_by_role("heading", name="Assets between chains").wait_for(state="visible", timeout=60_000)
+    page.get_by_role("button", name="Find assets").wait_for(state="visible", timeout=60_000)
+    wait_for_app(page, timeout=60_000)
+    first = time.perf_counter() - server.started
+    context.close()
+    return server, {"server_healthy_s": round(server.healthy, 3), "first_page_rendered_s": round(first, 3)}
+
+
+@pytest.fixture(scope="session")
+def app_server(registry_path: Path, browser: Any, timings: dict[str, Any]) -> Iterator[str]:
+    server, cold = _start(registry_path, "registry", browser)
+    timings["cold_start"] = {**cold, "goal_s": 5.0}
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def hostile_server(browser: Any, timings: dict[str, Any]) -> Iterator[str]:
+    server, cold = _start(HOSTILE, "hostile", browser)
+    timings["cold_start_hostile_registry"] = cold
+    yield server.url
+    server.stop()
