@@ -2,18 +2,28 @@
 
 A bad file never aborts the load: each problem becomes a :class:`QualityIssue`
 (file, problem, what was done) and everything valid beside it is kept.
+
+The registry is third-party data, so nothing in it is trusted: files are decoded
+defensively (byte-order marks, other encodings, invalid UTF-8, lone surrogates,
+duplicate keys, huge numbers, deep nesting), every field is type-checked, long text
+is cut and control characters are removed (both reported), identifiers that could
+not be real (channel ids, chain-ids, denoms) are rejected, and text that looks like
+markup or a script URL is reported but kept verbatim: it is data, never interpreted.
 """
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import os
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ._ibc import ibc_denom, is_channel_id, split_path
+from ._ibc import ibc_denom, split_path
 from ._models import BridgeLink, Chain, Channel, ChannelEnd, Metadata, QualityIssue
 from ._overlay import Overlay
 
@@ -22,6 +32,28 @@ __all__ = ["ListedAsset", "RegistryData", "denom_key", "read_registry"]
 IBC_TRACE_TYPES = ("ibc", "ibc-cw20")
 BRIDGE_TRACE_TYPES = ("bridge", "ibc-bridge")
 MAX_TEXT = 4096  # longer registry strings are cut (and reported)
+MAX_DENOM = 512  # longer base denoms are rejected (and reported)
+MAX_CHAIN_ID = 128  # longer chain-ids are rejected (and reported)
+MAX_FILE_BYTES = 32 * 1024 * 1024  # larger files are not read (the largest real one is well under 1 MB)
+MAX_HOPS = 16  # the engine unwinds at most this many hops; longer paths are reported
+MAX_NUMBER_DIGITS = 64  # longer JSON integers are kept as text (int() of > 4300 digits raises)
+CHANNEL_STATUSES = ("ACTIVE", "INACTIVE", "CLOSED", "PENDING")
+URL_SCHEMES = ("https", "http", "ipfs")
+
+_UINT64_MAX = 2**64 - 1
+# ICS-024 channel ids as _IBC files write them: ASCII digits, no leading zero, a uint64.
+_CHANNEL_ID = re.compile(r"channel-(0|[1-9][0-9]{0,19})")
+_PORT_ID = re.compile(r"[A-Za-z0-9._+\-#\[\]<>]{2,128}")
+_CHAIN_ID = re.compile(rf"[^\s\x00-\x1f\x7f-\x9f]{{1,{MAX_CHAIN_ID}}}")
+_CHAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")  # what a chain folder could be called
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # C0/C1 controls except \t \n \r
+_BAD_DENOM = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
+_MARKUP = re.compile(r"<\s*[A-Za-z/!?]|\b(?:java|vb)script\s*:|\bdata\s*:\s*text/html|\bon[a-z]+\s*=", re.I)
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+# A JSON \u escape of a surrogate that is not itself escaped: a valid pair is kept, a lone one replaced.
+_SURROGATE_ESCAPE = re.compile(
+    r"(?<!\\)((?:\\\\)*)(\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[dD][89a-fA-F][0-9a-fA-F]{2})"
+)
 
 
 def denom_key(denom: str) -> str:
@@ -64,6 +96,9 @@ class RegistryData:
         self.quality.append(QualityIssue(file, problem, action))
 
 
+# -- values -----------------------------------------------------------------------------------
+
+
 def _obj(value: Any) -> dict[str, Any]:
     """*value* if it is a JSON object, else an empty one."""
     return value if isinstance(value, dict) else {}
@@ -73,44 +108,207 @@ def _str_or(value: Any, default: str) -> str:
     return value if isinstance(value, str) else default
 
 
-def _text(value: Any) -> str | None:
-    if not isinstance(value, str):
+def _kind(value: Any) -> str:
+    """The JSON type of a value with its article, for messages: ``a list``, ``an object``, ``null``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
+
+
+def _missing_or(value: Any) -> str:
+    return "missing" if value is None else _kind(value)
+
+
+def _brief(value: Any, limit: int = 80) -> str:
+    """A short, safe rendering of a registry value for a message.
+
+    Strings are cut *before* ``repr`` (a 1 MB symbol must not be copied into the report) and
+    containers are named, not rendered (``repr`` of deeply nested JSON raises RecursionError).
+    """
+    if isinstance(value, str):
+        return repr(value[:limit]) + ("…" if len(value) > limit else "")
+    if value is None or isinstance(value, bool | int | float):
+        return repr(value)[:limit]
+    return f"<{_kind(value).split()[-1]}>"
+
+
+def _looks_like_markup(value: str) -> bool:
+    """HTML tags, event-handler attributes and script URLs (cheap pre-check, then the pattern)."""
+    return ("<" in value or ":" in value or "=" in value) and _MARKUP.search(value) is not None
+
+
+def _has_format_chars(value: str) -> bool:
+    """Invisible or direction-changing characters (Unicode category Cf: ZWSP, RLO, BOM, …)."""
+    return not value.isascii() and any(unicodedata.category(ch) == "Cf" for ch in value)
+
+
+def _text(value: Any, data: RegistryData, rel: str, where: str, *, check_markup: bool = True,
+          check_format: bool = False) -> str | None:
+    """A registry text field: ``None`` when absent; every repair is reported.
+
+    Numbers are read as text, other types ignored; control characters (but tab and line
+    breaks) are removed; text over :data:`MAX_TEXT` is cut. Markup, script URLs and
+    invisible or bidirectional characters are reported and kept verbatim: they are data.
+    """
+    if value is None:
         return None
-    return value if len(value) <= MAX_TEXT else value[:MAX_TEXT]
+    if (type(value) is str and len(value) <= MAX_TEXT and not _CONTROL.search(value)
+            and not (check_markup and _looks_like_markup(value)) and (not check_format or value.isascii())):
+        return value  # the common case
+    text: str
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        text = str(value)
+        data.issue(rel, f"{where} is a number, not a string", f"read as {text[:40]!r}")
+    elif isinstance(value, str):
+        text = value
+    else:
+        data.issue(rel, f"{where} is {_kind(value)}, not a string", "ignored")
+        return None
+    if _CONTROL.search(text):
+        text = _CONTROL.sub("", text)
+        data.issue(rel, f"{where} contains control characters", "control characters removed")
+    if len(text) > MAX_TEXT:
+        data.issue(rel, f"{where} is {len(text)} characters long", f"cut to {MAX_TEXT} characters")
+        text = text[:MAX_TEXT]
+    if check_markup and _looks_like_markup(text):
+        data.issue(rel, f"{where} contains markup or a script URL", "kept verbatim as data, never interpreted")
+    if check_format and _has_format_chars(text):
+        data.issue(rel, f"{where} contains invisible or bidirectional control characters", "kept verbatim")
+    return text
 
 
-def _logo(obj: dict[str, Any]) -> str | None:
+def _uri(value: Any, data: RegistryData, rel: str, where: str) -> str | None:
+    """A logo URI: a text field whose scheme must be http(s) or ipfs (else reported, kept verbatim)."""
+    text = _text(value, data, rel, where, check_markup=False)
+    if text:
+        m = _SCHEME.match(text)
+        scheme = m.group(1).lower() if m else None
+        if scheme not in URL_SCHEMES:
+            data.issue(rel, f"{where} has {f'the URL scheme {scheme!r}' if scheme else 'no URL scheme'}",
+                       "kept verbatim as data, never interpreted")
+        elif _looks_like_markup(text):
+            data.issue(rel, f"{where} contains markup", "kept verbatim as data, never interpreted")
+    return text
+
+
+def _logo(obj: dict[str, Any], data: RegistryData, rel: str, where: str) -> str | None:
+    """``logo_URIs.png``, then ``.svg``, then the first image; every candidate is checked."""
+    candidates: list[str] = []
     logos = obj.get("logo_URIs")
-    if isinstance(logos, dict):
-        for key in ("png", "svg"):
-            if isinstance(logos.get(key), str) and logos[key]:
-                return _text(logos[key])
+    if logos is not None and not isinstance(logos, dict):
+        data.issue(rel, f"{where}logo_URIs is {_kind(logos)}, not an object", "ignored")
+    for key in ("png", "svg"):
+        uri = _uri(_obj(logos).get(key), data, rel, f"{where}logo_URIs.{key}")
+        if uri:
+            candidates.append(uri)
     images = obj.get("images")
-    if isinstance(images, list):
-        for image in images:
-            if isinstance(image, dict):
-                for key in ("png", "svg"):
-                    if isinstance(image.get(key), str) and image[key]:
-                        return _text(image[key])
-    return None
+    if images is not None and not isinstance(images, list):
+        data.issue(rel, f"{where}images is {_kind(images)}, not a list", "ignored")
+    for i, image in enumerate(images if isinstance(images, list) else ()):
+        for key in ("png", "svg"):
+            uri = _uri(_obj(image).get(key), data, rel, f"{where}images[{i}].{key}")
+            if uri:
+                candidates.append(uri)
+    return candidates[0] if candidates else None
+
+
+# -- files ------------------------------------------------------------------------------------
+
+
+def _decode(raw: bytes, rel: str, data: RegistryData) -> str:
+    """The text of a JSON file: UTF-8 as the registry writes it, anything else repaired and reported."""
+    if raw.startswith(codecs.BOM_UTF8):
+        data.issue(rel, "file starts with a UTF-8 byte-order mark", "mark ignored")
+        raw = raw[len(codecs.BOM_UTF8):]
+    else:
+        encoding = json.detect_encoding(raw)
+        if encoding.startswith(("utf-16", "utf-32")):
+            data.issue(rel, f"file is {encoding.upper()}, not UTF-8", "decoded")
+            return raw.decode(encoding, errors="replace").lstrip("\ufeff")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        data.issue(rel, f"invalid UTF-8 at byte {exc.start}", "invalid bytes replaced with U+FFFD")
+        return raw.decode("utf-8", errors="replace")
+
+
+def _parse(text: str, rel: str, data: RegistryData) -> Any:
+    """``json.loads`` that reports duplicate keys, lone surrogates and huge numbers, and never raises."""
+    lone = 0
+
+    def fix_surrogate(m: re.Match[str]) -> str:
+        nonlocal lone
+        if len(m.group(2)) == 12:  # a valid pair
+            return m.group(0)
+        lone += 1
+        return m.group(1) + "\\ufffd"
+
+    if "\\u" in text:
+        text = _SURROGATE_ESCAPE.sub(fix_surrogate, text)
+    duplicates: list[str] = []
+    huge: list[int] = []
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs) and len(duplicates) < 3:
+            seen: set[str] = set()
+            for k, _ in pairs:
+                if k in seen:
+                    duplicates.append(k)
+                seen.add(k)
+        return obj
+
+    def parse_int(digits: str) -> int | str:
+        if len(digits) > MAX_NUMBER_DIGITS:
+            huge.append(len(digits))
+            return digits
+        return int(digits)
+
+    try:
+        doc = json.loads(text, strict=False, object_pairs_hook=pairs_hook, parse_int=parse_int)
+    except RecursionError:
+        data.issue(rel, "invalid JSON: nested too deeply", "file skipped")
+        return None
+    except ValueError as exc:
+        data.issue(rel, f"invalid JSON: {str(exc)[:200]}", "file skipped")
+        return None
+    if lone:
+        data.issue(rel, f"{lone} lone UTF-16 surrogate escape(s) (invalid Unicode)", "replaced with U+FFFD")
+    if duplicates:
+        data.issue(rel, f"duplicate key(s) {', '.join(repr(k[:40]) for k in duplicates[:3])} in one object",
+                   "the last value is used")
+    if huge:
+        data.issue(rel, f"a number with {max(huge)} digits", "kept as text")
+    return doc
 
 
 def _read_json(path: Path, rel: str, data: RegistryData, digest: Any) -> Any:
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            data.issue(rel, f"file is {size} bytes (limit {MAX_FILE_BYTES})", "file skipped")
+            return None
         raw = path.read_bytes()
     except OSError as exc:
         data.issue(rel, f"unreadable: {exc.strerror or exc}", "file skipped")
         return None
     digest.update(rel.encode() + b"\0" + hashlib.sha256(raw).digest())
     data.files += 1
-    if not raw.strip():
+    text = _decode(raw, rel, data)
+    if not text.strip():
         data.issue(rel, "empty file", "file skipped")
         return None
-    try:
-        return json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        data.issue(rel, f"invalid JSON: {str(exc)[:200]}", "file skipped")
-        return None
+    return _parse(text, rel, data)
 
 
 def _chain_folders(root: Path) -> list[tuple[str, Path, str]]:
@@ -131,8 +329,14 @@ def read_registry(root: str | os.PathLike[str], overlay: Overlay) -> RegistryDat
     data = RegistryData(root=str(root))
     digest = hashlib.sha256()
     assetlists: list[tuple[str, str, Any]] = []
+    folders: dict[str, str] = {}
 
     for folder, path, rel in _chain_folders(root):
+        if folder in folders:
+            data.issue(rel, f"chain folder {folder!r} exists twice ({folders[folder]}/ and {rel}/)",
+                       "the second one skipped")
+            continue
+        folders[folder] = rel
         chain_doc = None
         if (path / "chain.json").is_file():
             chain_doc = _read_json(path / "chain.json", rel + "/chain.json", data, digest)
@@ -155,12 +359,20 @@ def read_registry(root: str | os.PathLike[str], overlay: Overlay) -> RegistryDat
 
     ibc_dir = root / "_IBC"
     if ibc_dir.is_dir():
+        ibc_docs: list[tuple[bool, str, Any]] = []
         for entry in sorted(os.scandir(ibc_dir), key=lambda e: e.name):
             if entry.name.endswith(".json") and entry.is_file():
                 rel = "_IBC/" + entry.name
                 doc = _read_json(Path(entry.path), rel, data, digest)
                 if doc is not None:
-                    _add_ibc_file(doc, rel, data)
+                    expected = _ibc_file_name(doc)
+                    if expected is not None and expected != entry.name:
+                        data.issue(rel, f"file name does not match its chains (expected {_brief(expected)})",
+                                   "read after the files named for their chains")
+                    ibc_docs.append((expected != entry.name, rel, doc))
+        # Files named <chain_1>-<chain_2>.json first: a stray file cannot take over their channel ids.
+        for _stray, rel, doc in sorted(ibc_docs, key=lambda item: item[0]):
+            _add_ibc_file(doc, rel, data)
 
     for folder, rel, doc in assetlists:
         _add_assetlist(folder, doc, rel, overlay, data)
@@ -172,31 +384,46 @@ def read_registry(root: str | os.PathLike[str], overlay: Overlay) -> RegistryDat
 # -- chains -----------------------------------------------------------------------------------
 
 
+def _chain_id(value: Any, rel: str, data: RegistryData) -> str | None:
+    """A chain-id as the API will match it; ``None`` when missing or unusable (reported by the caller)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        data.issue(rel, f"chain_id is a number ({value}), not a string", f"read as '{value}'")
+        value = str(value)
+    if not isinstance(value, str):
+        return None
+    stripped = value.strip()
+    if stripped != value and stripped:
+        data.issue(rel, f"chain_id {_brief(value)} has surrounding whitespace", f"read as {_brief(stripped)}")
+    return stripped if _CHAIN_ID.fullmatch(stripped) else None
+
+
 def _add_chain(folder: str, doc: Any, rel: str, overlay: Overlay, data: RegistryData) -> None:
     if not isinstance(doc, dict):
         data.issue(rel, f"chain.json is a {type(doc).__name__}, not an object", "chain skipped")
         return
     name = doc.get("chain_name")
     if name != folder:
-        data.issue(rel, f"chain_name {name!r:.80} differs from its folder {folder!r}", "keyed by folder name")
+        data.issue(rel, f"chain_name {_brief(name)} differs from its folder {folder!r}", "keyed by folder name")
     raw_type = doc.get("chain_type")
+    if not isinstance(raw_type, str):
+        data.issue(rel, f"chain_type is {_missing_or(raw_type)}",
+                   "treated as 'unknown' (not routable)")
     raw_type = _str_or(raw_type, "unknown")
     chain_type = {"cosmos": "cosmos", "eip155": "evm"}.get(raw_type, raw_type[:40])
-    chain_id = doc.get("chain_id")
-    if isinstance(chain_id, int) and not isinstance(chain_id, bool):
-        chain_id = str(chain_id)
-    if not isinstance(chain_id, str) or not chain_id.strip():
+    raw_id = doc.get("chain_id")
+    chain_id = _chain_id(raw_id, rel, data)
+    if chain_id is None:
         if chain_type in ("cosmos", "evm"):
-            data.issue(rel, f"missing or invalid chain_id {chain_id!r:.80}", "chain not routable")
+            data.issue(rel, f"missing or invalid chain_id {_brief(raw_id)}", "chain not routable")
         chain_id = ""
     status = doc.get("status")
     if status not in ("live", "killed", "upcoming"):
-        data.issue(rel, f"unknown status {status!r:.80}", "treated as not live")
-        status = str(status or "unknown")[:40]
-    pretty = _text(doc.get("pretty_name")) or folder
-    bech32 = _text(doc.get("bech32_prefix"))
+        data.issue(rel, f"unknown status {_brief(status)}", "treated as not live")
+        status = _CONTROL.sub("", status[:40]) if isinstance(status, str) and status else "unknown"
+    pretty = _text(doc.get("pretty_name"), data, rel, "pretty_name", check_format=True) or folder
+    bech32 = _text(doc.get("bech32_prefix"), data, rel, "bech32_prefix")
     chain = Chain(folder, chain_id, pretty, chain_type, status, overlay.pfm.get(folder, False),
-                  _logo(doc), bech32, rel)
+                  _logo(doc, data, rel, ""), bech32, rel)
     _register_chain(chain, data)
 
 
@@ -211,11 +438,27 @@ def _register_chain(chain: Chain, data: RegistryData) -> None:
     other = data.chains[other_name]
     keep, drop = (chain, other) if (chain.status == "live" and other.status != "live") else (other, chain)
     data.chain_ids[chain.chain_id] = keep.chain_name
-    data.issue(drop.file or keep.file, f"chain_id {chain.chain_id!r} is shared by {other.chain_name!r} and "
+    data.issue(drop.file or keep.file, f"chain_id {chain.chain_id!r:.80} is shared by {other.chain_name!r} and "
                f"{chain.chain_name!r}", f"{keep.chain_name!r} ({keep.status}) owns it")
 
 
 # -- IBC channels -----------------------------------------------------------------------------
+
+
+def _ibc_file_name(doc: Any) -> str | None:
+    """``<chain_1>-<chain_2>.json``, the name the registry gives an _IBC file, if *doc* names both chains."""
+    names = [_obj(_obj(doc).get(key)).get("chain_name") for key in ("chain_1", "chain_2")]
+    if all(isinstance(n, str) for n in names):
+        return f"{names[0]}-{names[1]}.json"
+    return None
+
+
+def _is_channel_id(value: Any) -> bool:
+    """An ICS-024 channel id (``channel-<uint64>``, ASCII digits, no leading zero)."""
+    if not isinstance(value, str):
+        return False
+    m = _CHANNEL_ID.fullmatch(value)
+    return m is not None and int(m.group(1)) <= _UINT64_MAX
 
 
 def _add_ibc_file(doc: Any, rel: str, data: RegistryData) -> None:
@@ -230,7 +473,7 @@ def _add_ibc_file(doc: Any, rel: str, data: RegistryData) -> None:
             data.issue(rel, f"{key} has no chain_name", "file skipped")
             return
         if name not in data.chains:
-            data.issue(rel, f"{key} names unknown chain {name!r:.80}", "file skipped")
+            data.issue(rel, f"{key} names unknown chain {_brief(name)}", "file skipped")
             return
         sides.append(name)
     c1, c2 = sides
@@ -239,7 +482,8 @@ def _add_ibc_file(doc: Any, rel: str, data: RegistryData) -> None:
         return
     channels = doc.get("channels")
     if not isinstance(channels, list):
-        data.issue(rel, "channels is missing or not a list", "file skipped")
+        data.issue(rel, f"channels is {_missing_or(channels)}, not a list",
+                   "file skipped")
         return
     for i, ch in enumerate(channels):
         if not (isinstance(ch, dict) and isinstance(ch.get("chain_1"), dict) and isinstance(ch.get("chain_2"), dict)):
@@ -250,28 +494,51 @@ def _add_ibc_file(doc: Any, rel: str, data: RegistryData) -> None:
         if not all(isinstance(x, str) and x for x in ports):
             data.issue(rel, f"channels[{i}] has a missing port_id", "channel ignored")
             continue
-        if not all(isinstance(x, str) and x.startswith("channel-") and is_channel_id(x) for x in ids):
-            data.issue(rel, f"channels[{i}] has a wildcard or malformed channel id {ids[0]!r:.40}/{ids[1]!r:.40}",
-                       "channel ignored")
+        if not all(_is_channel_id(x) for x in ids):
+            data.issue(rel, f"channels[{i}] has a wildcard or malformed channel id "
+                       f"{_brief(ids[0], 40)}/{_brief(ids[1], 40)}", "channel ignored")
             continue
         if any("*" in p for p in ports):
-            data.issue(rel, f"channels[{i}] has a wildcard port {ports[0]!r:.40}/{ports[1]!r:.40}", "channel ignored")
+            data.issue(rel, f"channels[{i}] has a wildcard port {_brief(ports[0], 40)}/{_brief(ports[1], 40)}",
+                       "channel ignored")
             continue
-        tags = _obj(ch.get("tags"))
-        status = tags.get("status") if isinstance(tags.get("status"), str) else None
-        preferred = tags.get("preferred") if isinstance(tags.get("preferred"), bool) else None
-        channel = Channel(c1, c2, ids[0], ids[1], ports[0], ports[1], status, preferred,
-                          str(ch.get("version") or ""), rel)
+        if not all(_PORT_ID.fullmatch(p) for p in ports):
+            data.issue(rel, f"channels[{i}] has a malformed port id {_brief(ports[0], 40)}/{_brief(ports[1], 40)}",
+                       "channel ignored")
+            continue
+        status, preferred = _tags(ch.get("tags"), rel, f"channels[{i}]", data)
+        version = _text(ch.get("version"), data, rel, f"channels[{i}].version", check_markup=False) or ""
+        transfer = _is_transfer_pair(ports[0], ports[1])
+        taken = [(chain, cid) for chain, cid in ((c1, ids[0]), (c2, ids[1])) if cid in data.ends.get(chain, {})]
+        if transfer and taken:
+            # A channel end belongs to one channel: a second claim contradicts the first, so it is not
+            # half-registered (one end here, the other there) but ignored as a whole.
+            data.issue(rel, f"channel {taken[0][1]} of {taken[0][0]!r} is listed twice", "first one kept")
+            continue
+        channel = Channel(c1, c2, ids[0], ids[1], ports[0], ports[1], status, preferred, version, rel)
         data.channels.append(channel)
-        if not _is_transfer_pair(ports[0], ports[1]):
+        if not transfer:
             continue
         for chain, cid, port, cp, ccid, cport in ((c1, ids[0], ports[0], c2, ids[1], ports[1]),
                                                   (c2, ids[1], ports[1], c1, ids[0], ports[0])):
-            ends = data.ends.setdefault(chain, {})
-            if cid in ends:
-                data.issue(rel, f"channel {cid} of {chain!r} is listed twice", "first one kept")
-                continue
-            ends[cid] = ChannelEnd(chain, cid, port, cp, ccid, cport, channel)
+            data.ends.setdefault(chain, {})[cid] = ChannelEnd(chain, cid, port, cp, ccid, cport, channel)
+
+
+def _tags(raw: Any, rel: str, where: str, data: RegistryData) -> tuple[str | None, bool | None]:
+    """(status, preferred) of a channel's ``tags``; anything unexpected is reported and treated as absent."""
+    if raw is not None and not isinstance(raw, dict):
+        data.issue(rel, f"{where}.tags is {_kind(raw)}, not an object", "treated as untagged")
+    tags = _obj(raw)
+    status = tags.get("status")
+    if status is not None and status not in CHANNEL_STATUSES:
+        data.issue(rel, f"{where}.tags.status {_brief(status, 40)} is not one of {', '.join(CHANNEL_STATUSES)}",
+                   "treated as untagged (usable)")
+        status = None
+    preferred = tags.get("preferred")
+    if preferred is not None and not isinstance(preferred, bool):
+        data.issue(rel, f"{where}.tags.preferred is {_kind(preferred)}, not a boolean", "treated as absent")
+        preferred = None
+    return status, preferred
 
 
 def _is_transfer_pair(p1: str, p2: str) -> bool:
@@ -284,17 +551,40 @@ def _is_transfer_pair(p1: str, p2: str) -> bool:
 # -- assets -----------------------------------------------------------------------------------
 
 
-def _decimals(asset: dict[str, Any]) -> int | None:
+def _decimals(asset: dict[str, Any], rel: str, where: str, data: RegistryData) -> int | None:
     display = asset.get("display")
     units = asset.get("denom_units")
     if not isinstance(units, list):
+        data.issue(rel, f"{where} denom_units is {_missing_or(units)}, not a list",
+                   "decimals unknown")
+        return None
+    if not isinstance(display, str):
         return None
     for unit in units:
         if isinstance(unit, dict) and unit.get("denom") == display:
             exp = unit.get("exponent")
             if isinstance(exp, int) and not isinstance(exp, bool) and 0 <= exp <= 36:
                 return exp
+            data.issue(rel, f"{where} display unit has exponent {_brief(exp, 40)}", "decimals unknown")
+            return None
     return None
+
+
+def _base(value: Any, rel: str, where: str, data: RegistryData) -> str | None:
+    """The base denom of an asset, or ``None`` (reported) when it cannot be a denom."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        data.issue(rel, f"{where} base is a number ({value}), not a string", f"read as '{value}'")
+        value = str(value)
+    if not isinstance(value, str) or not value or len(value) > MAX_DENOM:
+        data.issue(rel, f"{where} has no valid base denom ({_brief(value, 60)})", "asset skipped")
+        return None
+    if _BAD_DENOM.search(value):
+        data.issue(rel, f"{where} base {_brief(value)} contains whitespace or control characters", "asset skipped")
+        return None
+    if _has_format_chars(value):
+        data.issue(rel, f"{where} base {_brief(value)} contains invisible or bidirectional control characters",
+                   "kept verbatim")
+    return value
 
 
 def _add_assetlist(folder: str, doc: Any, rel: str, overlay: Overlay, data: RegistryData) -> None:
@@ -302,48 +592,75 @@ def _add_assetlist(folder: str, doc: Any, rel: str, overlay: Overlay, data: Regi
         data.issue(rel, "assetlist has no assets list", "file skipped")
         return
     if doc.get("chain_name") != folder:
-        data.issue(rel, f"chain_name {doc.get('chain_name')!r:.80} differs from its folder {folder!r}",
+        data.issue(rel, f"chain_name {_brief(doc.get('chain_name'))} differs from its folder {folder!r}",
                    "keyed by folder name")
+    normal_forms: dict[str, str] = {}
     for i, asset in enumerate(doc["assets"]):
         where = f"assets[{i}]"
         if not isinstance(asset, dict):
             data.issue(rel, f"{where} is not an object", "asset skipped")
             continue
-        base = asset.get("base")
-        if not isinstance(base, str) or not base or len(base) > 512:
-            data.issue(rel, f"{where} has no valid base denom ({base!r:.60})", "asset skipped")
+        base = _base(asset.get("base"), rel, where, data)
+        if base is None:
             continue
         key = (folder, denom_key(base))
         if key in data.listed:
-            data.issue(rel, f"base {base!r:.100} is listed twice", "first entry kept")
+            data.issue(rel, f"base {_brief(base, 100)} is listed twice", "first entry kept")
             continue
-        symbol = _text(asset.get("symbol"))
+        nfc = unicodedata.normalize("NFC", base)
+        twin = normal_forms.setdefault(nfc, base)
+        if twin != base:
+            data.issue(rel, f"base {_brief(base)} and {_brief(twin)} differ only in Unicode normalization",
+                       "both kept, as distinct denoms")
+        where = f"{where} ({_brief(base, 60)})"
+        symbol = _text(asset.get("symbol"), data, rel, f"{where} symbol", check_format=True)
         if not symbol:
-            data.issue(rel, f"{base!r:.100} has no symbol", "asset skipped")
+            data.issue(rel, f"{_brief(base, 100)} has no symbol", "asset skipped")
             continue
-        name = _text(asset.get("name")) or symbol
-        type_asset = _str_or(asset.get("type_asset"), "unknown")
-        traces_raw = asset.get("traces") or []
-        if not isinstance(traces_raw, list):
-            data.issue(rel, f"{base!r:.100} has traces that are not a list", "traces ignored")
-            traces_raw = []
-        traces = tuple(t for t in traces_raw if isinstance(t, dict))
-        address = _text(asset.get("address"))
+        name = _text(asset.get("name"), data, rel, f"{where} name", check_format=True) or symbol
+        type_asset = asset.get("type_asset")
+        if not isinstance(type_asset, str):
+            data.issue(rel, f"{where} type_asset is {_missing_or(type_asset)}",
+                       "treated as 'unknown'")
+            type_asset = "unknown"
+        type_asset = type_asset[:40]
+        traces = _traces(asset.get("traces"), rel, where, base, data)
+        address = _text(asset.get("address"), data, rel, f"{where} address")
+        deprecated = asset.get("deprecated")
+        if deprecated is not None and not isinstance(deprecated, bool):
+            data.issue(rel, f"{where} deprecated is {_kind(deprecated)}, not a boolean", "treated as not deprecated")
         metadata = Metadata(
             symbol=symbol,
             name=name,
-            logo_uri=_logo(asset),
-            decimals=_decimals(asset),
+            logo_uri=_logo(asset, data, rel, f"{where} "),
+            decimals=_decimals(asset, rel, where, data),
             token_contract=address if type_asset in ("cw20", "erc20", "snip20", "snip25") and address else None,
-            description=_text(asset.get("description")),
-            coingecko_id=_text(asset.get("coingecko_id")),
+            description=_text(asset.get("description"), data, rel, f"{where} description"),
+            coingecko_id=_text(asset.get("coingecko_id"), data, rel, f"{where} coingecko_id"),
         )
         identity = _identity(folder, base, traces, rel, data)
         if identity is None:
             continue
         origin_chain, origin_denom, trace = identity
         data.listed[key] = ListedAsset(folder, base, origin_chain, origin_denom, trace, type_asset,
-                                       metadata, traces, rel, asset.get("deprecated") is True)
+                                       metadata, traces, rel, deprecated is True)
+
+
+def _traces(raw: Any, rel: str, where: str, base: str, data: RegistryData) -> tuple[dict[str, Any], ...]:
+    """The trace objects of an asset; a trace that is not an object is reported and dropped."""
+    if raw is None or (isinstance(raw, list) and not raw):
+        return ()
+    if not isinstance(raw, list):
+        data.issue(rel, f"{_brief(base, 100)} has traces that are not a list", "traces ignored")
+        return ()
+    if not isinstance(raw[-1], dict):
+        # The last trace describes the asset: without it the others would describe the wrong one.
+        data.issue(rel, f"{where} last trace is {_kind(raw[-1])}, not an object", "traces ignored")
+        return ()
+    for j, t in enumerate(raw):
+        if not isinstance(t, dict):
+            data.issue(rel, f"{where} traces[{j}] is {_kind(t)}, not an object", "trace ignored")
+    return tuple(t for t in raw if isinstance(t, dict))
 
 
 def _identity(chain: str, base: str, traces: tuple[dict[str, Any], ...], rel: str,
@@ -353,7 +670,7 @@ def _identity(chain: str, base: str, traces: tuple[dict[str, Any], ...], rel: st
     ttype = last.get("type") if last else None
     if not base.startswith("ibc/") or ttype not in (*IBC_TRACE_TYPES, "ibc-bridge"):
         if base.startswith("ibc/") and ttype not in (*IBC_TRACE_TYPES, "ibc-bridge"):
-            data.issue(rel, f"{base} is an ibc/ denom without an ibc trace", "asset skipped")
+            data.issue(rel, f"{_brief(base, 100)} is an ibc/ denom without an ibc trace", "asset skipped")
             return None
         return (chain, base, "")
     assert last is not None
@@ -368,18 +685,38 @@ def _identity(chain: str, base: str, traces: tuple[dict[str, Any], ...], rel: st
     if not pairs or ibc_denom(trace, tail) != base:
         data.issue(rel, f"{base} does not hash from its path {path!r:.160}", "asset skipped")
         return None
+    for key in ("chain_name", "base_denom"):
+        if key in counterparty and not isinstance(counterparty[key], str):
+            data.issue(rel, f"{base}: last trace counterparty.{key} is {_kind(counterparty[key])}, not a string",
+                       "ignored; identity taken from the path")
     cp_base = counterparty.get("base_denom")
     if isinstance(cp_base, str) and len(pairs) == 2 and cp_base != tail:
-        data.issue(rel, f"{base}: path tail {tail!r:.80} differs from counterparty base_denom {cp_base!r:.80}",
+        data.issue(rel, f"{base}: path tail {_brief(tail)} differs from counterparty base_denom {_brief(cp_base)}",
                    "identity taken from the path")
+    hops = len(pairs) // 2
+    if hops > MAX_HOPS:
+        data.issue(rel, f"{base}: path has {hops} hops", f"kept; routes unwind at most {MAX_HOPS} hops")
     # Walk the path over the _IBC channels to find the chain where the asset is native.
     current = chain
+    visited = [chain]
+    came_from: ChannelEnd | None = None  # the end the voucher was sent over to reach the previous chain
     for i in range(0, len(pairs), 2):
         end = data.ends.get(current, {}).get(pairs[i + 1])
         if end is None or end.port != pairs[i]:
             break
+        if came_from is not None and (came_from.counterparty_port, came_from.counterparty_channel_id) == (
+                pairs[i], pairs[i + 1]):
+            # It would have left this chain over the channel it arrived on: ICS-20 unwinds instead.
+            data.issue(rel, f"{base}: path {path!r:.120} leaves {current!r} over the channel it arrived on "
+                       f"({pairs[i + 1]}), which ICS-20 never produces", "asset skipped")
+            return None
+        came_from = end
         current = end.counterparty_chain
+        visited.append(current)
     else:
+        if len(set(visited)) < len(visited):
+            walk = " → ".join(visited[:6]) + (" → …" if len(visited) > 6 else "")
+            data.issue(rel, f"{base}: path walks a cycle ({walk})", "kept; identity taken from the path")
         return (current, tail, trace)
     # Unknown channel on the way: the first IBC-like trace's counterparty is the origin.
     origin = None
@@ -393,23 +730,67 @@ def _identity(chain: str, base: str, traces: tuple[dict[str, Any], ...], rel: st
     if not isinstance(origin, str) or not origin:
         data.issue(rel, f"{base}: origin chain cannot be determined", "asset skipped")
         return None
+    if origin not in data.chains:
+        if not _CHAIN_NAME.fullmatch(origin):
+            data.issue(rel, f"{base}: origin chain {_brief(origin)} is not a chain name", "asset skipped")
+            return None
+        data.issue(rel, f"{base}: origin chain {origin!r} is not in the registry", "kept; origin chain-id unknown")
     return (origin, tail, trace)
+
+
+def _counterparts(data: RegistryData) -> dict[tuple[str, str], tuple[str, str]]:
+    """(chain, denom key) -> (chain, denom key) named by the last trace of every non-IBC listing."""
+    out = {}
+    for key, listed in data.listed.items():
+        last = listed.traces[-1] if listed.traces else {}
+        cp = _obj(last.get("counterparty"))
+        if (last.get("type") not in IBC_TRACE_TYPES and isinstance(cp.get("chain_name"), str)
+                and isinstance(cp.get("base_denom"), str)):
+            out[key] = (cp["chain_name"], denom_key(cp["base_denom"]))
+    return out
+
+
+def _report_trace_loops(data: RegistryData) -> set[tuple[str, str]]:
+    """Listings whose last trace names the listing itself (returned), and cycles of traces (reported)."""
+    pointers = _counterparts(data)
+    selves = {key for key, other in pointers.items() if key == other}
+    for key in sorted(selves):
+        listed = data.listed[key]
+        data.issue(listed.file, f"{_brief(listed.denom, 100)}: its last trace names the asset itself as the "
+                   "counterparty", "no bridge link")
+    reported: set[tuple[str, str]] = set(selves)
+    for start in pointers:
+        walk = [start]
+        current = pointers.get(start)
+        while current is not None and current not in walk and len(walk) <= 64:
+            walk.append(current)
+            current = pointers.get(current)
+        if current == start and len(walk) > 1 and not reported & set(walk):
+            reported.update(walk)
+            cycle = " → ".join(f"{c}:{d[:40]}" for c, d in [*walk[:6], start])
+            data.issue(data.listed[start].file, f"traces form a cycle ({cycle})",
+                       "links kept; no listing of the cycle is its origin")
+    return selves
 
 
 def _add_links(overlay: Overlay, data: RegistryData) -> None:
     """Bridge links from bridge/ibc-bridge traces and the Circle (CCTP) USDC family."""
+    selves = _report_trace_loops(data)
     families: dict[tuple[str, str], list[tuple[str, str]]] = {}
-    for listed in data.listed.values():
-        if not listed.traces:
+    for key, listed in data.listed.items():
+        if key in selves or not listed.traces:
             continue
         last = listed.traces[-1]
         cp = last.get("counterparty") if isinstance(last.get("counterparty"), dict) else None
         provider = _str_or(last.get("provider"), "")
+        ttype = last.get("type")
         if cp is None or not isinstance(cp.get("chain_name"), str) or not isinstance(cp.get("base_denom"), str):
+            if ttype in BRIDGE_TRACE_TYPES or ttype == "additional-mintage":
+                data.issue(listed.file, f"{_brief(listed.denom, 100)}: {ttype} trace without a counterparty "
+                           "chain_name and base_denom", "no bridge link")
             continue
         other = (cp["chain_name"], cp["base_denom"])
         here = (listed.chain_name, listed.denom)
-        ttype = last.get("type")
         if ttype in BRIDGE_TRACE_TYPES:
             if ttype == "ibc-bridge" and listed.trace and _unwinds_over_ibc(listed, data):
                 continue  # an ibc-bridge hop over a real _IBC channel is plain IBC

@@ -97,8 +97,7 @@ class Registry:
         """Chains sorted by chain-id; by default only the routable ones (live Cosmos and EVM)."""
         chains: list[Chain] = list(self._engine.chains.values())
         if routable_only:
-            chains = [c for c in chains if c.chain_name in self._engine.routable
-                      and self._engine.data.chain_ids.get(c.chain_id) == c.chain_name]
+            chains = [c for c in chains if c.chain_name in self._engine.routable]
         return tuple(sorted(chains, key=lambda c: (c.chain_id, c.chain_name)))
 
     def chain(self, chain_id: str) -> Chain:

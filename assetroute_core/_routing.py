@@ -102,7 +102,9 @@ class Engine:
         self.data = data
         self.overlay = overlay
         self.chains: dict[str, Chain] = data.chains
-        self.routable: frozenset[str] = frozenset(n for n, c in data.chains.items() if c.routable)
+        # Routable: live Cosmos/EVM chains that own their chain-id (a shared id goes to one chain).
+        self.routable: frozenset[str] = frozenset(
+            n for n, c in data.chains.items() if c.routable and data.chain_ids.get(c.chain_id) == n)
         self._pfm: frozenset[str] = frozenset(n for n, c in data.chains.items() if c.pfm_enabled)
         self._lock = threading.RLock()
         self._canonical: dict[tuple[str, str], ChannelEnd] = {}
