@@ -153,7 +153,7 @@ class Engine:
         self._reaches: dict[tuple[str, str], frozenset[str]] = {}
         self._canon_memo: dict[tuple[str, str, str], tuple[Asset, _Step | None] | None] = {}
         self._by_dest: dict[str, dict[str, tuple[Asset, ...]]] = {}
-        self.results = _LRU(200_000)  # (source, dest, flags...) -> pairs of assets_between_chains
+        self.results = _LRU(50_000)  # (source, dest, flags...) -> pairs of assets_between_chains
 
     # -- indexes -----------------------------------------------------------------------------
 
