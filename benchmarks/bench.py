@@ -16,7 +16,6 @@ Measures, in one run:
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 import resource
@@ -93,10 +92,10 @@ def bench_sweep(source: str, flags: dict[str, bool]) -> dict[str, object]:
 
 
 def bench_http(source: str, requests: int, concurrency: int) -> dict[str, object]:
-    from load import run_load, serve
+    from load import run_load, run_sync, serve
 
     with serve(registry=source, workers=1) as url:
-        figures = asyncio.run(run_load(url, requests=requests, concurrency=concurrency, mix="between"))
+        figures = run_sync(run_load(url, requests=requests, concurrency=concurrency, mix="between"))
     figures["goal_rps"] = 800
     return figures
 

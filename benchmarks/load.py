@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import concurrent.futures
 import contextlib
 import ipaddress
 import json
@@ -24,6 +25,7 @@ import time
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -156,6 +158,16 @@ async def run_load(url: str, *, requests: int, concurrency: int, mix: str = "bet
     }
 
 
+def run_sync(coro: Any) -> Any:
+    """Run *coro* to completion, in a fresh thread if this thread already runs an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -207,8 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--requests and --concurrency must be positive")
 
     def go(url: str) -> dict[str, object]:
-        return asyncio.run(run_load(url, requests=args.requests, concurrency=args.concurrency, mix=args.mix,
-                                    max_seconds=args.max_seconds))
+        return run_sync(run_load(url, requests=args.requests, concurrency=args.concurrency, mix=args.mix,
+                                 max_seconds=args.max_seconds))
 
     if args.url:
         figures = go(args.url)

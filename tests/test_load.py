@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import importlib.util
 import json
 import os
@@ -27,7 +26,7 @@ def test_load_script_small_mixed_run(registry_path):
     load = _load_module()
     requests = int(os.environ.get("ASSETROUTE_LOAD_REQUESTS", "1500"))
     with load.serve(registry=str(registry_path)) as url:
-        figures = asyncio.run(load.run_load(url, requests=requests, concurrency=8, mix="mixed", max_seconds=120))
+        figures = load.run_sync(load.run_load(url, requests=requests, concurrency=8, mix="mixed", max_seconds=120))
     print("\nload:", json.dumps(figures))
     out = ROOT / "artifacts"
     out.mkdir(exist_ok=True)
@@ -42,7 +41,7 @@ def test_load_script_small_mixed_run(registry_path):
 def test_load_script_refuses_non_loopback_targets():
     load = _load_module()
     with pytest.raises(SystemExit, match="only loopback"):
-        asyncio.run(load.run_load("http://192.0.2.1:8000", requests=1, concurrency=1))
+        load.run_sync(load.run_load("http://192.0.2.1:8000", requests=1, concurrency=1))
 
 
 def test_load_script_command_line(registry_path, capsys):
