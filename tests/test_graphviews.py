@@ -202,3 +202,15 @@ def test_only_the_adapter_imports_pyvis_and_the_core_never_imports_streamlit() -
             "assetroute_core._dashboard, assetroute_core._pyvis, assetroute_core.network; "
             "assert 'streamlit' not in sys.modules, 'streamlit imported'")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
+
+
+def test_warm_up_runs_on_the_real_registry_and_a_tiny_one(registry, tmp_path):
+    from assetroute_core._dashboard import warm_up
+
+    warm_up(registry)  # imports and renders once; must not raise
+    (tmp_path / "solo").mkdir()
+    (tmp_path / "solo" / "chain.json").write_text(
+        '{"chain_name": "solo", "chain_id": "solo-1", "chain_type": "cosmos", "status": "live"}')
+    import assetroute_core as ar
+
+    warm_up(ar.load_registry(tmp_path))  # fewer than two chains: nothing to warm, no error
