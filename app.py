@@ -30,3 +30,6 @@ page = st.navigation(
     position="top",
 )
 page.run()
+# After the first page is on screen (not before: it would compete with it), import what result
+# pages need, so the first submit of a fresh process does not pay for it.
+_ui.preload()

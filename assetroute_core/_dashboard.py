@@ -536,34 +536,27 @@ class RegistryStore:
 
                 reg = load_registry(source or None, progress=progress)
                 self._loaded[key] = reg
-                threading.Thread(target=warm_up, args=(reg,), name="assetroute-warm-up", daemon=True).start()
             return reg
 
 
-def warm_up(registry: Registry) -> None:
-    """Pay the first-use costs of a result page ahead of the first submit, off the request path.
+def preload_view_libraries() -> None:
+    """Import what the first result page needs (pandas, plotly, pyvis and its templates).
 
-    The first table, chart and graph of a process import pandas, plotly and pyvis (with its
-    templates): about a second together. A background thread started after the registry load
-    does it while the user is still choosing chains, and touches the busiest chains' indexes.
+    About a second of imports that a fresh process otherwise pays on the first submit; the
+    dashboard runs this in a background thread at start-up, while the browser loads the front end.
     """
-    from . import figures, graphviews
+    import pandas as pd
+    import plotly.express as px
+    import plotly.graph_objects as go
+    import pyarrow as pa
 
-    chains = sorted(registry.chains(), key=lambda c: (-len(registry.engine.neighbours.get(c.chain_name, ())),
-                                                      c.chain_id))
-    if len(chains) < 2 or not registry.assets(chains[0].chain_id):
-        return
-    src, dst = chains[0].chain_id, chains[1].chain_id
-    try:
-        between = registry.assets_between_chains(src, dst, allow_multi_tx=True)
-        reach = registry.assets_from_source(registry.assets(src)[0].denom, src)
-    except AssetRouteError:  # an odd registry: the pages will say what is wrong when asked
-        return
-    between.to_frame()
-    figures.pairs_summary(between)
-    reach.to_frame()
-    figures.reach_by_txs(reach)
-    graphviews.render_html(graphviews.destination_graph(reach))
+    from .graphviews import GraphEdge, GraphNode, GraphSpec, render_html
+
+    frame = pd.DataFrame({"kind": ["IBC", "CCTP"], "count": [2, 1]})
+    pa.Table.from_pandas(frame)  # how Streamlit ships tables to the browser
+    px.bar(frame, x="count", y="kind", color="kind", orientation="h").to_json()  # plotly builds validators lazily
+    go.Figure(go.Heatmap(z=[[0, 1], [1, 0]])).to_json()
+    render_html(GraphSpec((GraphNode("a", "a", x=0, y=0), GraphNode("b", "b", x=1, y=0)), (GraphEdge("a", "b"),)))
 
 
 # -- backends --------------------------------------------------------------------------------------

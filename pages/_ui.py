@@ -25,6 +25,7 @@ from assetroute_core._dashboard import (
     md_code,
     md_escape,
     params_signature,
+    preload_view_libraries,
     sorted_assets,
     sorted_chains,
     validate_base_url,
@@ -81,6 +82,19 @@ def _store() -> RegistryStore:
 def registry_source() -> str | None:
     """``$ASSETROUTE_REGISTRY`` if set; else ``None`` (``load_registry``'s default resolution)."""
     return os.environ.get("ASSETROUTE_REGISTRY") or None
+
+
+@st.cache_resource(show_spinner=False)
+def _preload() -> threading.Thread:
+    """Once per process: import the result pages' libraries in the background (see the core helper)."""
+    thread = threading.Thread(target=preload_view_libraries, name="assetroute-preload", daemon=True)
+    thread.start()
+    return thread
+
+
+def preload() -> None:
+    """Start the once-per-process background import of the result pages' libraries."""
+    _preload()
 
 
 def get_registry() -> Registry:

@@ -204,13 +204,14 @@ def test_only_the_adapter_imports_pyvis_and_the_core_never_imports_streamlit() -
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
 
 
-def test_warm_up_runs_on_the_real_registry_and_a_tiny_one(registry, tmp_path):
-    from assetroute_core._dashboard import warm_up
+def test_preload_view_libraries_imports_what_result_pages_need():
+    import subprocess
+    import sys
 
-    warm_up(registry)  # imports and renders once; must not raise
-    (tmp_path / "solo").mkdir()
-    (tmp_path / "solo" / "chain.json").write_text(
-        '{"chain_name": "solo", "chain_id": "solo-1", "chain_type": "cosmos", "status": "live"}')
-    import assetroute_core as ar
-
-    warm_up(ar.load_registry(tmp_path))  # fewer than two chains: nothing to warm, no error
+    code = ("import sys; from assetroute_core._dashboard import preload_view_libraries; "
+            "before = {m for m in ('pandas', 'plotly.express', 'pyvis.network') if m in sys.modules}; "
+            "preload_view_libraries(); "
+            "print(sorted(before), "
+            "sorted(m for m in ('pandas', 'plotly.express', 'pyvis.network') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert out == "[] ['pandas', 'plotly.express', 'pyvis.network']"
