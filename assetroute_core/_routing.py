@@ -150,7 +150,6 @@ class Engine:
         self._unwinds: dict[tuple[str, str], _Unwind] = {}
         self._departures: dict[tuple[str, str], tuple[tuple[tuple[_Step, ...], Asset, str], ...]] = {}
         self._canon_links: dict[tuple[str, str], list[Asset]] | None = None
-        self._reaches: dict[tuple[str, str], frozenset[str]] = {}
         self._canon_memo: dict[tuple[str, str, str], tuple[Asset, _Step | None] | None] = {}
         self._by_dest: dict[str, dict[str, tuple[Asset, ...]]] = {}
         self.results = _LRU(50_000)  # (source, dest, flags...) -> pairs of assets_between_chains
@@ -523,21 +522,12 @@ class Engine:
         if table is None:
             lists: dict[str, list[Asset]] = {}
             for asset in self.held(chain):
-                for target in self.reaches(asset):
+                for target in self.reachable_chains(asset):
                     lists.setdefault(target, []).append(asset)
             table = {k: tuple(v) for k, v in lists.items()}
             with self._lock:
                 self._by_dest.setdefault(chain, table)
         return table.get(dest, ())
-
-    def reaches(self, source: Asset) -> frozenset[str]:
-        """:meth:`reachable_chains` as a set, memoised per instance."""
-        key = (source.chain_name, source.denom)
-        found = self._reaches.get(key)
-        if found is None:
-            found = frozenset(self.reachable_chains(source))
-            self._reaches[key] = found
-        return found
 
     def reachable_chains(self, source: Asset) -> list[str]:
         """Chains where a route from *source* can end."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import resource
 import statistics
@@ -112,9 +113,11 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict[str, object] = {"source": source, "python": sys.version.split()[0], "cpus": os.cpu_count()}
     figures["load"] = bench_load(source)
     figures["lookup_osmosis_to_hub_all_flags"] = bench_lookup(source)
-    figures["sweep_default"] = bench_sweep(source, {})
-    if not args.skip_sweep_all:
-        figures["sweep_all_flags"] = bench_sweep(source, ALL_FLAGS)
+    # Each sweep runs in a fresh process: a fresh registry, and no garbage of the stages before it.
+    with multiprocessing.get_context("spawn").Pool(1, maxtasksperchild=1) as pool:
+        figures["sweep_default"] = pool.apply(bench_sweep, (source, {}))
+        if not args.skip_sweep_all:
+            figures["sweep_all_flags"] = pool.apply(bench_sweep, (source, ALL_FLAGS))
     if not args.skip_http:
         figures["http_hub_to_osmosis"] = bench_http(source, args.http_requests, args.concurrency)
     if args.json:
