@@ -29,6 +29,7 @@ from ._exceptions import (
 )
 from ._fetch import PINNED_ARCHIVE_URL, PINNED_COMMIT, ResolvedSource, resolve_source
 from ._ibc import ibc_denom
+from ._lookups import GROUP_BY_VALUES, RECOMMENDATION_REASONS
 from ._models import (
     Asset,
     BridgeLink,
@@ -49,8 +50,10 @@ from ._results import AssetPair, BetweenChainsResult, DestAsset, FromSourceResul
 __version__ = "0.1.0"
 
 __all__ = [
+    "GROUP_BY_VALUES",
     "PINNED_ARCHIVE_URL",
     "PINNED_COMMIT",
+    "RECOMMENDATION_REASONS",
     "Asset",
     "AssetPair",
     "AssetRouteError",

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import streamlit as st
 
 from assetroute_core import AssetRouteError, Registry, RemoteServiceError, RequestError
-from assetroute_core._dashboard import (
+from assetroute_core.dashboard import (
     EmbeddedBackend,
     Problem,
     RegistryStore,

@@ -7,7 +7,7 @@ import hashlib
 import streamlit as st
 
 from assetroute_core import figures
-from assetroute_core._dashboard import (
+from assetroute_core.dashboard import (
     BETWEEN_FLAGS,
     BetweenQuery,
     between_summary,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from assetroute_core import figures
-from assetroute_core._dashboard import (
+from assetroute_core import GROUP_BY_VALUES, RECOMMENDATION_REASONS, figures
+from assetroute_core.dashboard import (
     FromSourceQuery,
     default_asset,
     from_source_summary,
@@ -13,7 +13,6 @@ from assetroute_core._dashboard import (
     md_code,
     md_escape,
 )
-from assetroute_core._lookups import GROUP_BY_VALUES, RECOMMENDATION_REASONS
 from assetroute_core.graphviews import destination_graph
 from pages import _ui
 

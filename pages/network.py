@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from assetroute_core import Registry, figures
-from assetroute_core._dashboard import NETWORK_STATUSES, NetworkQuery, md_code, md_escape
+from assetroute_core.dashboard import NETWORK_STATUSES, NetworkQuery, md_code, md_escape
 from assetroute_core.graphviews import chain_network_graph
 from assetroute_core.network import ChainGraph, chain_graph, movable_matrix, top_chains
 from pages import _ui

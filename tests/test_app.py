@@ -3,7 +3,7 @@
 Every page is run against the real registry snapshot: forms are filled with real chains and
 assets and submitted, and the rendered results are compared with the lookups themselves.
 Bad links must produce a message, never an exception.  The URL-state, escaping and table
-helpers of :mod:`assetroute_core._dashboard` are tested directly at the end.
+helpers of :mod:`assetroute_core.dashboard` are tested directly at the end.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from assetroute_core import Registry, load_registry
-from assetroute_core._dashboard import (
+from assetroute_core.dashboard import (
     FROM_SOURCE_COLUMNS,
     BetweenQuery,
     FromSourceQuery,

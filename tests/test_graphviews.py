@@ -199,7 +199,7 @@ def test_only_the_adapter_imports_pyvis_and_the_core_never_imports_streamlit() -
                                                                       p.read_text(), flags=re.MULTILINE))
     assert streamlit == []
     code = ("import sys, assetroute_core, assetroute_core.figures, assetroute_core.graphviews, "
-            "assetroute_core._dashboard, assetroute_core._pyvis, assetroute_core.network; "
+            "assetroute_core.dashboard, assetroute_core._pyvis, assetroute_core.network; "
             "assert 'streamlit' not in sys.modules, 'streamlit imported'")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
 
@@ -208,7 +208,7 @@ def test_preload_view_libraries_imports_what_result_pages_need():
     import subprocess
     import sys
 
-    code = ("import sys; from assetroute_core._dashboard import preload_view_libraries; "
+    code = ("import sys; from assetroute_core.dashboard import preload_view_libraries; "
             "before = {m for m in ('pandas', 'plotly.express', 'pyvis.network') if m in sys.modules}; "
             "preload_view_libraries(); "
             "print(sorted(before), "
