@@ -205,7 +205,9 @@ def build_openapi() -> dict[str, Any]:
         })
 
     between_errors = {
-        "400": _R400,
+        "400": _error_response("Invalid request (malformed JSON, a non-object body, a wrong type, a bad value, "
+                               "a duplicate field), or the same chain as source and destination "
+                               "(source and dest chain must differ) (gRPC code 3)."),
         "404": _error_response("source chain not found / dest chain not found (gRPC code 5)."),
         "405": _R405,
         "500": _R500,
