@@ -147,10 +147,12 @@ class Engine:
         self._listed_by_chain: dict[str, list[Asset]] = {}
         for key, asset in self._instances.items():
             self._listed_by_chain.setdefault(key[0], []).append(asset)
-        self._unwinds: dict[tuple[str, str], _Unwind] = {}
-        self._departures: dict[tuple[str, str], tuple[tuple[tuple[_Step, ...], Asset, str], ...]] = {}
+        # Memo tables of the hot path are keyed by id(): instances are interned (one object per
+        # (chain, denom)), and every keyed instance stays alive as stages[0] of its _Unwind.
+        self._unwinds: dict[int, _Unwind] = {}
+        self._departures: dict[int, tuple[tuple[tuple[_Step, ...], Asset, str], ...]] = {}
         self._canon_links: dict[tuple[str, str], list[Asset]] | None = None
-        self._canon_memo: dict[tuple[str, str, str], tuple[Asset, _Step | None] | None] = {}
+        self._canon_memo: dict[tuple[int, str], tuple[Asset, _Step | None] | None] = {}
         self._by_dest: dict[str, dict[str, tuple[Asset, ...]]] = {}
         self.results = _LRU(50_000)  # (source, dest, flags...) -> pairs of assets_between_chains
 
@@ -331,7 +333,7 @@ class Engine:
     # -- unwinding and canonical representations --------------------------------------------
 
     def unwind(self, asset: Asset) -> _Unwind:
-        key = (asset.chain_name, asset.denom)
+        key = id(asset)
         cached = self._unwinds.get(key)
         if cached is not None:
             return cached
@@ -354,7 +356,7 @@ class Engine:
 
     def canonical(self, root: Asset, chain: str) -> tuple[Asset, _Step | None] | None:
         """The canonical representation of *root* on *chain*, with the hop that reaches it."""
-        key = (root.chain_name, root.denom, chain)
+        key = (id(root), chain)
         try:
             return self._canon_memo[key]
         except KeyError:
@@ -413,7 +415,7 @@ class Engine:
 
     def departures(self, asset: Asset) -> tuple[tuple[tuple[_Step, ...], Asset, str], ...]:
         """Ways to cross one bridge from *asset*: (IBC steps before it, counterpart, kind)."""
-        key = (asset.chain_name, asset.denom)
+        key = id(asset)  # a miss below unwinds *asset*, which keeps it (and so its id) alive
         cached = self._departures.get(key)
         if cached is not None:
             return cached
