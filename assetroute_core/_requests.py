@@ -4,6 +4,10 @@ The rules follow the reference service (a grpc-gateway front end using protojson
 documented, and are stricter only where the reference silently guesses:
 
 * The body must be a JSON object (UTF-8). An empty (or all-whitespace) body counts as ``{}``.
+* Arrays and objects may nest at most :data:`MAX_NESTING` (32) levels deep; a deeper body is
+  ``400 malformed JSON: nesting deeper than 32 levels``, checked on the raw text *before* decoding, so
+  no code that recurses (the decoder, the message of a wrong-type error) ever meets a deep value, whatever
+  the stack depth of the thread it runs on (a request needs 3 levels: body, ``swap_venues``, a venue).
 * Keys may be snake_case (``allow_multi_tx``) or camelCase (``allowMultiTx``); giving the same
   field twice, in one spelling or in both, is ``400 duplicate field "…"``.
 * ``null`` for any field means "unset" (its default). Unknown fields are ignored.
@@ -35,6 +39,7 @@ assetroute_core._exceptions.InvalidArgumentError: invalid value for bool field a
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterable
@@ -49,6 +54,7 @@ __all__ = [
     "BETWEEN_FIELDS",
     "FROM_SOURCE_FIELDS",
     "GROUP_BY_VALUES",
+    "MAX_NESTING",
     "RECOMMENDATION_REASONS",
     "SWAP_VENUE_FIELDS",
     "BetweenChainsArgs",
@@ -88,6 +94,9 @@ FROM_SOURCE_FIELDS: dict[str, str] = {
 }
 SWAP_VENUE_FIELDS: dict[str, str] = {"name": "string", "chain_id": "string", "logo_uri": "string"}
 FROM_SOURCE_REQUIRED = ("source_asset_denom", "source_asset_chain_id")
+
+#: Deepest nesting of arrays/objects accepted in a request body (the body object itself is level 1).
+MAX_NESTING = 32
 
 _WS = b" \t\r\n"
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -190,12 +199,43 @@ def _json_type(value: object) -> str:
 
 
 def _show(value: object) -> str:
-    """The offending value as JSON text, ASCII-safe and cut to a readable length."""
+    """The offending value as JSON text, ASCII-safe and cut to a readable length.
+
+    Never recurses without bound: request values are at most :data:`MAX_NESTING` deep, and a deeper
+    value handed in by a library caller is named by its type only.
+
+    >>> deep: list[object] = []
+    >>> for _ in range(100_000):
+    ...     deep = [deep]
+    >>> _show([[[["x"]]]]), _show(deep)
+    ('[[[["x"]]]]', 'array nested too deep to show')
+    """
     try:
         text = orjson.dumps(value).decode()
-    except (TypeError, orjson.JSONEncodeError):  # lone surrogates, huge ints
-        text = json.dumps(value, ensure_ascii=True)
+    except (TypeError, orjson.JSONEncodeError):  # lone surrogates, huge ints, nesting over 255
+        try:
+            text = json.dumps(value, ensure_ascii=True)
+        except (TypeError, ValueError, RecursionError):
+            return f"{_json_type(value)} nested too deep to show"
     return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
+
+
+_ESCAPE = re.compile(r"\\.", re.DOTALL)
+_STRING = re.compile(r'"[^"]*"')  # once escapes are gone; both patterns match in linear time
+_DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_BRACKETS_ONLY = {c: None for c in range(0x80) if c not in _DEPTH_STEP}
+
+
+def _nesting(text: str) -> int:
+    """Deepest nesting of ``[``/``{`` outside JSON strings in *text* (no recursion; linear time).
+
+    >>> _nesting('{"a": [1, {"b": "[[[["}]}'), _nesting("[" * 100_000)
+    (3, 100000)
+    """
+    brackets = _STRING.sub("", _ESCAPE.sub("", text)).translate(_BRACKETS_ONLY)
+    if not brackets.isascii():  # non-ASCII outside strings: malformed anyway, keep only brackets
+        brackets = "".join(c for c in brackets if ord(c) in _DEPTH_STEP)
+    return max(itertools.accumulate(_DEPTH_STEP[ord(c)] for c in brackets), default=0)
 
 
 def _clean(text: str) -> str:
@@ -213,9 +253,12 @@ def _load_object(body: bytes | bytearray | memoryview) -> _JSONObject:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InvalidArgumentError(f"request body is not valid UTF-8 (byte {exc.start})") from None
+    # Fast path: a body with few brackets cannot nest deeper than the limit.
+    if raw.count(b"[") + raw.count(b"{") > MAX_NESTING and _nesting(text) > MAX_NESTING:
+        raise InvalidArgumentError(f"malformed JSON: nesting deeper than {MAX_NESTING} levels")
     try:
         value = _DECODER.decode(text)
-    except RecursionError:
+    except RecursionError:  # pragma: no cover - the nesting check above comes first
         raise InvalidArgumentError("malformed JSON: nesting too deep") from None
     except ValueError as exc:  # JSONDecodeError and rejected NaN/Infinity
         raise InvalidArgumentError(f"malformed JSON: {exc}") from None

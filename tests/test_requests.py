@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 
@@ -70,12 +71,48 @@ def test_empty_body_misses_the_required_fields_of_from_source() -> None:
     (b'{"a": NaN}', "invalid literal NaN"),
     (b'{"a": -Infinity}', "invalid literal -Infinity"),
     (b"\xef\xbb\xbf{}", "Expecting value: line 1 column 1 (char 0)"),  # a BOM is not JSON
-    (b"[" * 70_000, "nesting too deep"),
+    (b"[" * 70_000, "nesting deeper than 32 levels"),
 ])
 def test_malformed_json_says_what_is_wrong(raw: bytes, detail: str) -> None:
     pattern = "malformed JSON: " + (detail if detail.startswith("(") else re.escape(detail))
     assert re.fullmatch(pattern, message(parse_between_chains, raw))
     assert re.fullmatch(pattern, message(parse_from_source, raw))
+
+
+@pytest.mark.parametrize("depth", [31, 32, 33, 500, 964, 965, 999, 1000, 1001, 1100, 100_000])
+@pytest.mark.parametrize("field", ["source_chain_id", "allow_multi_tx", "include_cw20_assets"])
+def test_nesting_is_limited_before_decoding(depth: int, field: str) -> None:
+    """Issue 13: a value nested ~965 deep reached json.dumps in the error message and raised RecursionError.
+    The body object is level 1, so a value may hold 31 levels; anything deeper is refused unread."""
+    for kind, value in (("array", "[" * depth + "]" * depth), ("object", '{"a":' * depth + "0" + "}" * depth)):
+        raw = f'{{"{field}": {value}}}'.encode()
+        got = message(parse_between_chains, raw)
+        if depth <= 31:
+            assert got.startswith(f"invalid value for {'string' if field.endswith('id') else 'bool'} field {field}: "
+                                  + ("[[[" if kind == "array" else '{"a":')), got
+        else:
+            assert got == "malformed JSON: nesting deeper than 32 levels", (kind, depth)
+        if field == "source_chain_id":
+            fs = f'{{"source_asset_denom": {value}, "source_asset_chain_id": "cosmoshub-4"}}'.encode()
+            assert message(parse_from_source, fs).startswith(
+                "invalid value" if depth <= 31 else "malformed JSON: nesting deeper than 32 levels")
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}',  # brackets inside a string
+    '{"a": "\\\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}',  # after escaped quotes
+    '{"a": ' + "[" * 31 + "]" * 31 + "}",  # 31 inside + the body object = 32 levels
+])
+def test_nesting_limit_counts_only_structure(text: str) -> None:
+    parse_between_chains(text.encode())  # accepted: "a" is an unknown field
+
+
+def test_nesting_check_is_linear_on_hostile_text() -> None:
+    """Unterminated strings, escapes and brackets at once: no quadratic scan (a regex could be)."""
+    for raw in (b'"' + b'[\"' * 30_000, b'"' * 30_000 + b"[" * 30_000, b'["\\"' * 15_000):
+        started = time.perf_counter()
+        assert message(parse_between_chains, raw).startswith("malformed JSON")
+        assert time.perf_counter() - started < 1.0
 
 
 def test_invalid_utf8_is_rejected() -> None:
