@@ -10,7 +10,9 @@
     chains [--json] [--registry SOURCE | --base-url URL]
     registry info [--json] [--issues N] [--registry SOURCE]
     serve [--host H] [--port P] [--registry SOURCE] [--workers N] [--log-level L]
-          [--max-body-bytes N] [--no-access-log]
+          [--max-body-bytes N] [--no-access-log] [--lookup-timeout S] [--lookup-threads N]
+          [--response-cache-bytes N] [--timeout-idle S] [--timeout-header S] [--timeout-body S]
+          [--limit-concurrency N] [--max-header-bytes N]
 
 Lookups run on a registry loaded here (``--registry``; default: ``$ASSETROUTE_REGISTRY``, else the
 pinned archive) or on a compatible service (``--base-url``).
@@ -291,27 +293,53 @@ def _cmd_registry_info(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from ._registry import load_registry
-    from .server import MAX_BODY_ENV_VAR, create_app
+    from ._serving import GuardedConfig, ServeLimits, raise_fd_limit
+    from .server import (
+        LOOKUP_THREADS_ENV_VAR,
+        LOOKUP_TIMEOUT_ENV_VAR,
+        MAX_BODY_ENV_VAR,
+        RESPONSE_CACHE_ENV_VAR,
+        create_app,
+    )
 
-    if args.max_body_bytes < 1:
-        raise _UsageError(f"--max-body-bytes must be positive, got {args.max_body_bytes}")
-    if args.workers < 1:
-        raise _UsageError(f"--workers must be positive, got {args.workers}")
+    for name in ("max_body_bytes", "workers", "lookup_threads", "limit_concurrency"):
+        if getattr(args, name) < 1:
+            raise _UsageError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    for name in ("timeout_idle", "timeout_header", "timeout_body", "lookup_timeout"):
+        if not getattr(args, name) > 0:  # also refuses nan
+            raise _UsageError(f"--{name.replace('_', '-')} must be a positive number of seconds, "
+                              f"got {getattr(args, name)}")
+    if args.response_cache_bytes < 0:
+        raise _UsageError(f"--response-cache-bytes must not be negative, got {args.response_cache_bytes}")
+    if args.max_header_bytes < 1024:
+        raise _UsageError(f"--max-header-bytes must be at least 1024, got {args.max_header_bytes}")
+    limits = ServeLimits(timeout_idle=args.timeout_idle, timeout_header=args.timeout_header,
+                         timeout_body=args.timeout_body, limit_concurrency=args.limit_concurrency,
+                         max_header_bytes=args.max_header_bytes)
     registry = load_registry(args.registry)  # fail here, before binding, on a bad source
+    raise_fd_limit()
     options: dict[str, Any] = {"host": args.host, "port": args.port, "log_level": args.log_level,
-                               "access_log": not args.no_access_log}
+                               "access_log": not args.no_access_log, "limits": limits}
     if args.workers > 1:
         # Each worker process loads the registry itself, from the same (now cached) source.
         if args.registry is not None:
             os.environ["ASSETROUTE_REGISTRY"] = os.fspath(args.registry)
         os.environ[MAX_BODY_ENV_VAR] = str(args.max_body_bytes)
-        _run_workers(uvicorn.Config("assetroute_core.server:app_from_env", factory=True, workers=args.workers,
-                                    **options))
+        os.environ[LOOKUP_TIMEOUT_ENV_VAR] = repr(args.lookup_timeout)
+        os.environ[LOOKUP_THREADS_ENV_VAR] = str(args.lookup_threads)
+        os.environ[RESPONSE_CACHE_ENV_VAR] = str(args.response_cache_bytes)
+        _run_workers(GuardedConfig("assetroute_core.server:app_from_env", factory=True, workers=args.workers,
+                                   **options))
     else:
-        uvicorn.run(create_app(registry, max_body_bytes=args.max_body_bytes), **options)
+        import uvicorn
+
+        app = create_app(registry, max_body_bytes=args.max_body_bytes, lookup_timeout=args.lookup_timeout,
+                         lookup_threads=args.lookup_threads, response_cache_bytes=args.response_cache_bytes)
+        server = uvicorn.Server(GuardedConfig(app, **options))
+        server.run()
+        if not server.started:
+            return 1  # uvicorn logged why (e.g. the port is taken)
     return 0
 
 
@@ -420,6 +448,27 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--max-body-bytes", type=int, default=64 * 1024, metavar="N",
                    help="largest accepted request body (default 65536); larger ones get 413")
     p.add_argument("--no-access-log", action="store_true", help="do not log every request")
+    p.add_argument("--lookup-timeout", type=float, default=10.0, metavar="S",
+                   help="time budget of one lookup, waiting for a thread included (default 10); "
+                        "past it: 504 with gRPC code 4 (DEADLINE_EXCEEDED)")
+    p.add_argument("--lookup-threads", type=int, default=4, metavar="N",
+                   help="threads computing answers that are not cached yet, per worker (default 4)")
+    p.add_argument("--response-cache-bytes", type=int, default=64 * 1024 * 1024, metavar="N",
+                   help="bytes of answers kept per worker (default 67108864; 0: no cache)")
+    p.add_argument("--timeout-idle", type=float, default=5.0, metavar="S",
+                   help="close a connection with no request started within S seconds of opening or of "
+                        "the previous response (default 5)")
+    p.add_argument("--timeout-header", type=float, default=10.0, metavar="S",
+                   help="a request head must be complete within S seconds of the connection opening or "
+                        "the previous response, else 408 and close (default 10)")
+    p.add_argument("--timeout-body", type=float, default=30.0, metavar="S",
+                   help="a request body must be complete within S seconds of its head, else 408 and "
+                        "close (default 30)")
+    p.add_argument("--limit-concurrency", type=int, default=1000, metavar="N",
+                   help="open connections or running requests per worker over which requests get 503 "
+                        "with gRPC code 14 (default 1000)")
+    p.add_argument("--max-header-bytes", type=int, default=16 * 1024, metavar="N",
+                   help="largest request head (request line and headers); larger: 431 (default 16384)")
     _add_source(p, remote=False)
     p.set_defaults(func=_cmd_serve)
     return parser

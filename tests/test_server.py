@@ -7,25 +7,29 @@ never a 500), the JSON shape of responses, the OpenAPI document's truthfulness, 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 import jsonschema
 import pytest
+import uvicorn
 from starlette.applications import Starlette
 
 from assetroute_core import Registry
 from assetroute_core._requests import BETWEEN_FIELDS, FROM_SOURCE_FIELDS, camel_case
+from assetroute_core._serving import GuardedConfig, ServeLimits
 from assetroute_core.server import create_app
 
 REPO = Path(__file__).resolve().parents[1]
@@ -635,3 +639,429 @@ def test_serve_command_starts_a_working_server(registry_path: Path, workers: int
             proc.wait()
     _, err = proc.communicate()
     assert b"Traceback" not in err
+
+
+# -- deeply nested values (issue 13, item 1): 400, never a 500, on a real server ------------------
+
+
+def nested(depth: int, kind: str = "array") -> str:
+    return ("[" * depth + "]" * depth) if kind == "array" else ('{"a":' * depth + "1" + "}" * depth)
+
+
+@contextmanager
+def serve_guarded(app: Starlette, limits: ServeLimits | None = None) -> Iterator[str]:
+    """*app* on a real uvicorn server with the protocol and limits of the ``serve`` command, in a thread."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(GuardedConfig(app, limits=limits, log_level="warning", access_log=False,
+                                          lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started and thread.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert server.started, "uvicorn did not start"
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def roomy_server(registry: Registry) -> Iterator[tuple[str, Starlette]]:
+    """The guarded server with a 4 MiB body limit, so that 100,000-deep bodies reach the parser."""
+    app = create_app(registry, max_body_bytes=4 * 1024 * 1024)
+    with serve_guarded(app) as url:
+        yield url, app
+    assert app.state.service.internal_errors == 0
+
+
+DEPTHS = [33, 900, 964, 965, 966, 999, 1000, 1001, 1100, 5000, 100_000]
+NESTED_FIELDS = [(BETWEEN, SRC_DEST, f) for f in ("source_chain_id", "dest_chain_id", "allow_multi_tx",
+                                                  "include_evm_assets", "sourceChainId")] + \
+                [(FROM_SOURCE, UATOM, f) for f in ("source_asset_denom", "source_asset_chain_id",
+                                                   "recommendation_reason", "group_by", "swap_venues",
+                                                   "allow_multi_tx", "sourceAssetDenom")]
+
+
+@pytest.mark.parametrize("depth", DEPTHS)
+def test_deeply_nested_values_are_400_on_a_real_server(roomy_server: tuple[str, Starlette], depth: int) -> None:
+    url, _ = roomy_server
+    assert DEPTHS[1] < sys.getrecursionlimit() < DEPTHS[-3]  # the depths straddle the interpreter's limit
+    with httpx.Client(base_url=url, timeout=30) as client:
+        for path, base, field in NESTED_FIELDS:
+            for kind in ("array", "object"):
+                raw = json.dumps(base)[:-1] + f', "{field}": {nested(depth, kind)}}}'
+                r = client.post(path, content=raw.encode())
+                assert_error(r, 400, 3, "malformed JSON: nesting deeper than 32 levels")
+        # inside a venue, and as the whole body
+        raw = json.dumps(UATOM)[:-1] + f', "swap_venues": [{{"name": {nested(depth)}, "chain_id": "osmosis-1"}}]}}'
+        assert_error(client.post(FROM_SOURCE, content=raw.encode()), 400, 3)
+        assert_error(client.post(BETWEEN, content=nested(depth).encode()), 400, 3)
+
+
+def test_nesting_up_to_the_limit_is_parsed_and_named(roomy_server: tuple[str, Starlette]) -> None:
+    """31 levels inside the body object (32 in all) are accepted JSON: the wrong type is named."""
+    url, _ = roomy_server
+    raw = json.dumps(SRC_DEST)[:-1] + f', "allow_multi_tx": {nested(31)}}}'
+    r = httpx.post(url + BETWEEN, content=raw.encode())
+    assert_error(r, 400, 3)
+    assert r.json()["message"].startswith("invalid value for bool field allow_multi_tx: [[[[")
+
+
+def test_empty_or_null_chain_ids_are_404_in_both_forms(http: httpx.Client) -> None:
+    """Issue 8: assets_between_chains has no required field; a missing/null/"" id is an unknown chain."""
+    for params, message in [({}, "source chain not found"), ({"source_chain_id": ""}, "source chain not found"),
+                            ({"source_chain_id": "cosmoshub-4"}, "dest chain not found"),
+                            ({"source_chain_id": "cosmoshub-4", "dest_chain_id": ""}, "dest chain not found"),
+                            ({"sourceChainId": "cosmoshub-4", "destChainId": ""}, "dest chain not found")]:
+        assert_error(http.get(BETWEEN, params=params), 404, 5, message)
+    for body, message in [({"source_chain_id": None, "dest_chain_id": None}, "source chain not found"),
+                          ({"source_chain_id": "cosmoshub-4", "dest_chain_id": None}, "dest chain not found"),
+                          ({"dest_chain_id": "osmosis-1"}, "source chain not found")]:
+        assert_error(post(http, BETWEEN, body), 404, 5, message)
+    assert_error(post(http, BETWEEN, {"source_chain_id": "cosmoshub-4", "dest_chain_id": 0}), 400, 3,
+                 "invalid value for string field dest_chain_id: 0")
+
+
+# -- lookups off the event loop, within a time budget (issue 13, item 7) -------------------------
+
+CROWD = 10_000  # natives added to osmosis: the first lookup from osmosis then takes seconds
+
+
+@pytest.fixture(scope="module")
+def crowded_registry_path(registry_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The real snapshot (symlinked) with 10,000 extra native assets listed on osmosis."""
+    root = tmp_path_factory.mktemp("crowded") / "registry"
+    root.mkdir()
+    for entry in registry_path.iterdir():
+        if entry.name != "osmosis":
+            (root / entry.name).symlink_to(entry)
+    (root / "osmosis").mkdir()
+    (root / "osmosis" / "chain.json").symlink_to(registry_path / "osmosis" / "chain.json")
+    doc = json.loads((registry_path / "osmosis" / "assetlist.json").read_bytes())
+    doc["assets"] += [{"base": f"ucrowd{i}", "name": f"Crowd {i}", "display": f"crowd{i}", "symbol": f"CRWD{i}",
+                       "type_asset": "sdk.coin", "denom_units": [{"denom": f"ucrowd{i}", "exponent": 0},
+                                                                 {"denom": f"crowd{i}", "exponent": 6}]}
+                      for i in range(CROWD)]
+    (root / "osmosis" / "assetlist.json").write_text(json.dumps(doc))
+    return root
+
+
+OSMO_HUB = {"source_chain_id": "osmosis-1", "dest_chain_id": "cosmoshub-4"}
+
+
+def test_a_slow_lookup_does_not_stall_other_requests(crowded_registry_path: Path) -> None:
+    app = create_app(crowded_registry_path, lookup_timeout=120)
+    unknown = {"source_chain_id": "nope-1", "dest_chain_id": "osmosis-1"}
+    with serve_guarded(app) as url:
+        assert_error(httpx.post(url + BETWEEN, json=unknown), 404, 5)  # now in the response cache
+        slow: dict[str, Any] = {}
+
+        def ask() -> None:
+            started = time.monotonic()
+            slow["response"] = httpx.post(url + BETWEEN, json=OSMO_HUB, timeout=120)
+            slow["seconds"] = time.monotonic() - started
+
+        thread = threading.Thread(target=ask)
+        thread.start()
+        time.sleep(0.3)  # the lookup is running now
+        waits = []
+        with httpx.Client(base_url=url, timeout=30) as client:
+            while thread.is_alive():
+                started = time.monotonic()
+                assert client.get("/health").status_code == 200
+                assert client.get("/v2/info/chains").status_code == 200
+                assert client.post(BETWEEN, json=unknown).status_code == 404  # a cached answer
+                assert client.post(BETWEEN, content=b"{").status_code == 400  # parsed on the loop
+                waits.append(time.monotonic() - started)
+                time.sleep(0.05)
+        thread.join()
+    assert slow["response"].status_code == 200
+    assert slow["seconds"] > 1.0, "the crowded registry no longer makes a slow lookup: the test shows nothing"
+    assert len(waits) >= 5
+    # Before: every request waited for the slow lookup (5.8 s for /health). Now: answered meanwhile
+    # (the bound is loose: the machine is shared and the GIL is handed over every 5 ms).
+    assert sorted(waits)[len(waits) // 2] < 0.25, waits
+    assert app.state.service.timeouts == 0
+
+
+def test_a_lookup_over_its_budget_is_504_and_its_answer_is_cached_later(crowded_registry_path: Path) -> None:
+    app = create_app(crowded_registry_path, lookup_timeout=0.25)
+    with serve_guarded(app) as url, httpx.Client(base_url=url, timeout=30) as client:
+        started = time.monotonic()
+        r = client.post(BETWEEN, json=OSMO_HUB)
+        took = time.monotonic() - started
+        assert_error(r, 504, 4, "deadline exceeded: the lookup did not finish within 0.25 s")
+        assert took < 2.0
+        assert client.get("/health").status_code == 200
+        assert app.state.service.timeouts == 1
+        # The lookup went on in its thread and its answer went into the cache: asked again, it comes.
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            r = client.post(BETWEEN, json=OSMO_HUB)
+            if r.status_code == 200:
+                break
+            assert r.status_code == 504
+            time.sleep(0.5)
+        assert r.status_code == 200
+        assert r.content == app.state.registry.assets_between_chains(**OSMO_HUB).to_json()
+
+
+def test_cached_answers_are_the_computed_ones(registry: Registry) -> None:
+    """The response cache gives byte-identical answers, errors included, and stays within its bytes."""
+    app = create_app(registry, response_cache_bytes=200_000)
+    with serve_guarded(app) as url, httpx.Client(base_url=url, timeout=30) as client:
+        requests = [(BETWEEN, SRC_DEST), (FROM_SOURCE, UATOM), (BETWEEN, {"source_chain_id": "nope"}),
+                    (FROM_SOURCE, {**UATOM, "swap_venues": [{"name": "osmosis-poolmanager",
+                                                              "chain_id": "osmosis-1"}],
+                                   "include_swaps": True})]
+        first = [post(client, path, body) for path, body in requests]
+        again = [post(client, path, body) for path, body in requests]
+        assert [(r.status_code, r.content) for r in first] == [(r.status_code, r.content) for r in again]
+        assert [r.status_code for r in first] == [200, 200, 404, 200]
+        assert first[1].content == registry.assets_from_source("uatom", "cosmoshub-4").to_json()
+        service = app.state.service
+        assert 0 < service.cache.size <= 200_000
+
+
+def test_budget_and_pool_options_are_checked(registry: Registry) -> None:
+    for bad in ({"lookup_timeout": 0}, {"lookup_timeout": float("nan")}, {"lookup_threads": 0},
+                {"response_cache_bytes": -1}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            create_app(registry, **bad)
+
+
+# -- slow and greedy clients (issue 13, item 8): raw sockets on loopback -------------------------
+
+
+def open_socket(url: str) -> socket.socket:
+    host, port = url.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=30)
+    return sock
+
+
+def read_until_closed(sock: socket.socket, limit: float = 30) -> tuple[bytes, float]:
+    """Everything the server sends until it closes the connection, and the seconds that took."""
+    started = time.monotonic()
+    sock.settimeout(limit)
+    data = b""
+    with contextlib.suppress(ConnectionResetError):
+        while chunk := sock.recv(65536):
+            data += chunk
+    return data, time.monotonic() - started
+
+
+def response_of(data: bytes) -> tuple[int, dict[str, str], bytes]:
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+SHORT = ServeLimits(timeout_idle=0.5, timeout_header=1.5, timeout_body=1.5, limit_concurrency=20)
+
+
+@pytest.fixture(scope="module")
+def short_server(registry: Registry) -> Iterator[str]:
+    with serve_guarded(create_app(registry), SHORT) as url:
+        yield url
+
+
+def trickle(sock: socket.socket, data: bytes, every: float) -> None:
+    """Send *data* one byte per *every* seconds in a thread, stopping when the server closes."""
+    def run() -> None:
+        for i in range(len(data)):
+            try:
+                sock.send(data[i:i + 1])
+            except OSError:
+                return
+            time.sleep(every)
+
+    threading.Thread(target=run, daemon=True).start()
+
+
+def test_idle_connections_are_closed_after_the_idle_timeout(short_server: str) -> None:
+    socks = [open_socket(short_server) for _ in range(20)]
+    data, took = read_until_closed(socks[0])
+    assert data == b"" and 0.4 < took < 1.5
+    for sock in socks[1:]:
+        assert read_until_closed(sock, 2)[0] == b""  # all of them, already closed
+        sock.close()
+
+
+def test_keep_alive_connection_is_closed_after_the_idle_timeout(short_server: str) -> None:
+    sock = open_socket(short_server)
+    sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+    data, took = read_until_closed(sock)
+    status, _, _ = response_of(data)
+    assert status == 200 and 0.4 < took < 1.5
+
+
+def test_slow_header_is_408_within_the_header_timeout(short_server: str) -> None:
+    sock = open_socket(short_server)
+    trickle(sock, b"POST /v2/fungible/assets_between_chains HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}",
+            0.1)  # each byte well inside the idle timeout, the whole head far beyond the header timeout
+    data, took = read_until_closed(sock)
+    status, headers, body = response_of(data)
+    assert status == 408 and headers["connection"] == "close" and 1.3 < took < 2.5
+    assert json.loads(body) == {"code": 4, "message": "request header not received within 1.5 s", "details": []}
+
+
+def test_slow_body_is_408_within_the_body_timeout(short_server: str) -> None:
+    sock = open_socket(short_server)
+    sock.sendall(b"POST /v2/fungible/assets_between_chains HTTP/1.1\r\nHost: x\r\nContent-Length: 60\r\n\r\n")
+    trickle(sock, json.dumps(SRC_DEST).encode(), 0.1)
+    data, took = read_until_closed(sock)
+    status, _, body = response_of(data)
+    assert status == 408 and 1.3 < took < 2.5
+    assert json.loads(body) == {"code": 4, "message": "request body not received within 1.5 s", "details": []}
+
+
+def test_a_stalled_chunked_body_is_408_too(short_server: str) -> None:
+    sock = open_socket(short_server)
+    sock.sendall(b"POST /v2/fungible/assets_from_source HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                 b"2\r\n{}\r\n")
+    data, took = read_until_closed(sock)
+    assert response_of(data)[0] == 408 and 1.3 < took < 2.5
+
+
+def test_timers_do_not_cut_a_prompt_client(short_server: str) -> None:
+    """Requests sent promptly on one connection for longer than every timeout are all answered."""
+    sock = open_socket(short_server)
+    started = time.monotonic()
+    answered = 0
+    while time.monotonic() - started < 3.5:
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += sock.recv(1)
+        _, headers, _ = response_of(head)
+        body = b""
+        while len(body) < int(headers["content-length"]):
+            body += sock.recv(int(headers["content-length"]) - len(body))
+        answered += 1
+        time.sleep(0.2)
+    assert answered >= 10
+    sock.close()
+
+
+def test_pipelined_requests_are_all_answered(short_server: str) -> None:
+    sock = open_socket(short_server)
+    body = json.dumps(SRC_DEST).encode()
+    one = (b"POST /v2/fungible/assets_between_chains HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(body)
+           + body)
+    sock.sendall(one * 3 + b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    data, _ = read_until_closed(sock)
+    assert data.count(b"HTTP/1.1 200 OK") == 4
+
+
+@pytest.mark.parametrize(("raw", "status", "code", "message"), [
+    (b"POST /health HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", 400, 3,
+     "invalid HTTP request: bad Content-Length"),
+    (b"POST /v2/fungible/assets_from_source HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n",
+     400, 3, None),
+    (b"POST /v2/fungible/assets_from_source HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400, 3,
+     None),
+    (b"GET /health HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n", 400, 3, None),
+    (b"GARBAGE\r\n\r\n", 400, 3, None),
+    (b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n", 431, 8,
+     "request header over 16384 bytes"),
+], ids=["content-length", "two-lengths", "chunking", "header-line", "request-line", "big-header"])
+def test_http_layer_errors_come_in_the_error_shape(short_server: str, raw: bytes, status: int, code: int,
+                                                    message: str | None) -> None:
+    sock = open_socket(short_server)
+    sock.sendall(raw)
+    data, took = read_until_closed(sock)
+    got, headers, body = response_of(data)
+    assert got == status and headers["content-type"] == "application/json", data[:300]
+    error = json.loads(body)
+    assert list(error) == ["code", "message", "details"] and error["code"] == code and error["details"] == []
+    assert error["message"].startswith("invalid HTTP request: ") or status == 431
+    if message is not None:
+        assert error["message"] == message
+    assert took < 1.0
+
+
+def test_a_big_header_trickled_in_is_431_too(short_server: str) -> None:
+    sock = open_socket(short_server)
+    sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")
+    for _ in range(17):  # 17 x 1,009 bytes: just over 16 KiB, in separate reads
+        sock.sendall(b"X-Pad: " + b"p" * 1000 + b"\r\n")
+        time.sleep(0.02)
+    data, _ = read_until_closed(sock)
+    assert response_of(data)[0] == 431
+
+
+def test_over_the_concurrency_limit_is_503_with_the_error_body(short_server: str) -> None:
+    held = [open_socket(short_server) for _ in range(SHORT.limit_concurrency + 5)]
+    try:
+        extra = held[-1]
+        extra.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        data, _ = read_until_closed(extra)
+        status, headers, body = response_of(data)
+        assert status == 503 and headers["connection"] == "close" and headers["retry-after"] == "1"
+        assert json.loads(body) == {"code": 14, "message": "server busy: over 20 concurrent connections or "
+                                                           "requests, try again later", "details": []}
+    finally:
+        for sock in held:
+            sock.close()
+    time.sleep(0.3)  # the server has seen them go
+    assert httpx.get(short_server + "/health").status_code == 200
+
+
+def test_serve_flags_set_the_limits_and_no_log_flood_at_the_descriptor_limit(registry_path: Path) -> None:
+    """The real command with its flags, under a 64-descriptor limit, against 300 idle connections."""
+    import resource
+
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+
+    def low_fd_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "assetroute_core", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--registry", str(registry_path), "--log-level", "warning", "--timeout-idle", "1",
+         "--timeout-header", "2", "--timeout-body", "2", "--limit-concurrency", "30", "--lookup-timeout", "5"],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=low_fd_limit)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                assert httpx.get(url + "/health", timeout=1).status_code == 200
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        idle = open_socket(url)
+        assert read_until_closed(idle)[1] < 2.0  # --timeout-idle 1
+        crowd = []
+        for _ in range(300):  # the kernel queues them; the server runs out of descriptors accepting them
+            sock = socket.socket()
+            sock.setblocking(False)
+            with contextlib.suppress(BlockingIOError):
+                sock.connect(("127.0.0.1", port))
+            crowd.append(sock)
+        time.sleep(6)
+        for sock in crowd:
+            sock.close()
+        time.sleep(2.5)  # idle timeouts shed what the server had accepted
+        r = httpx.get(url + "/health", timeout=10)
+        assert r.status_code == 200
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    _, err = proc.communicate()
+    text = err.decode(errors="replace")
+    assert "Traceback" not in text
+    assert text.count("cannot accept connections: Too many open files") >= 1, text[-2000:]
+    assert len(err) < 4000, text[-2000:]  # one line per 10 s, not one traceback per failed accept()
