@@ -14,14 +14,15 @@ markup or a script URL is reported but kept verbatim: it is data, never interpre
 from __future__ import annotations
 
 import codecs
+import errno
 import hashlib
 import json
 import os
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ._ibc import ibc_denom, split_path
 from ._models import BridgeLink, Chain, Channel, ChannelEnd, Metadata, QualityIssue
@@ -37,6 +38,10 @@ MAX_CHAIN_ID = 128  # longer chain-ids are rejected (and reported)
 MAX_FILE_BYTES = 32 * 1024 * 1024  # larger files are not read (the largest real one is well under 1 MB)
 MAX_HOPS = 16  # the engine unwinds at most this many hops; longer paths are reported
 MAX_NUMBER_DIGITS = 64  # longer JSON integers are kept as text (int() of > 4300 digits raises)
+MAX_ISSUES_PER_FILE = 50  # issues listed per file (per severity class: errors, the rest); then one summary
+MAX_ISSUES = 5_000  # issues listed in all, summaries included; then one final summary line
+ERROR_RESERVE = 500  # of MAX_ISSUES, kept for error-level issues: warnings cannot crowd them out
+SKIPPED_FOLDERS = ("testnets",)  # top-level folders that are not chain folders (testnets are another world)
 CHANNEL_STATUSES = ("ACTIVE", "INACTIVE", "CLOSED", "PENDING")
 URL_SCHEMES = ("https", "http", "ipfs")
 
@@ -89,11 +94,50 @@ class RegistryData:
     listed: dict[tuple[str, str], ListedAsset] = field(default_factory=dict)  # (chain, denom_key)
     links: list[BridgeLink] = field(default_factory=list)
     quality: list[QualityIssue] = field(default_factory=list)
+    quality_dropped: int = 0  # issues found but not listed (the report is capped); the summaries say where
     fingerprint: str = ""
     files: int = 0
+    _seen: dict[tuple[str, bool], int] = field(default_factory=dict, repr=False)  # (file, is error) -> found
+    _dropped: dict[str, list[int]] = field(default_factory=dict, repr=False)  # file -> [errors, others]
+    _dropped_overall: list[int] = field(default_factory=lambda: [0, 0], repr=False)  # [errors, others]
 
-    def issue(self, file: str, problem: str, action: str) -> None:
-        self.quality.append(QualityIssue(file, problem, action))
+    def issue(self, file: str, problem: str, action: str, *,
+              severity: Literal["error", "warning", "info"] = "warning", kind: str = "") -> None:
+        """Report a problem; past the caps it is only counted (see :meth:`close_report`)."""
+        error = severity == "error"
+        key = (file, error)
+        seen = self._seen.get(key, 0) + 1
+        self._seen[key] = seen
+        if seen > MAX_ISSUES_PER_FILE:
+            self._dropped.setdefault(file, [0, 0])[0 if error else 1] += 1
+        elif len(self.quality) >= (MAX_ISSUES if error else MAX_ISSUES - ERROR_RESERVE):
+            self._dropped_overall[0 if error else 1] += 1
+        else:
+            self.quality.append(QualityIssue(file, problem, action, severity, kind))
+            return
+        self.quality_dropped += 1
+
+    def close_report(self) -> None:
+        """Summarise what the caps left out: a line per file over its cap, then one for the whole report."""
+        for file, (errors, others) in self._dropped.items():
+            if len(self.quality) >= MAX_ISSUES:
+                self._dropped_overall[0] += errors
+                self._dropped_overall[1] += others
+                continue
+            of_them = f" ({errors} of them errors)" if errors else ""
+            self.quality.append(QualityIssue(
+                file, f"{errors + others} more issue(s) in this file not listed{of_them}",
+                f"counted; the report lists at most {MAX_ISSUES_PER_FILE} per file",
+                "error" if errors else "warning", "issues-not-listed"))
+        self._dropped.clear()
+        errors, others = self._dropped_overall
+        if errors + others:
+            of_them = f" ({errors} of them errors)" if errors else ""
+            self.quality.append(QualityIssue(
+                "(registry)", f"{errors + others} more issue(s) not listed{of_them}",
+                f"counted; the report lists at most {MAX_ISSUES} issues", "error" if errors else "warning",
+                "issues-not-listed"))
+            self._dropped_overall = [0, 0]
 
 
 # -- values -----------------------------------------------------------------------------------
@@ -292,15 +336,29 @@ def _parse(text: str, rel: str, data: RegistryData) -> Any:
     return doc
 
 
-def _read_json(path: Path, rel: str, data: RegistryData, digest: Any) -> Any:
+def _os_error(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def _read_json(path: str, rel: str, data: RegistryData, digest: Any) -> Any:
+    """The parsed JSON of a regular file (already resolved inside the root), or ``None`` (reported)."""
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            data.issue(rel, f"file is {size} bytes (limit {MAX_FILE_BYTES})", "file skipped")
-            return None
-        raw = path.read_bytes()
+        # O_NONBLOCK: should the file have become a FIFO since it was checked, opening it must not hang.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with open(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                data.issue(rel, "not a regular file", "file skipped", severity="error", kind="not-a-file")
+                return None
+            if st.st_size > MAX_FILE_BYTES:
+                data.issue(rel, f"file is {st.st_size} bytes (limit {MAX_FILE_BYTES})", "file skipped")
+                return None
+            raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        data.issue(rel, f"unreadable: {exc.strerror or exc}", "file skipped")
+        data.issue(rel, f"unreadable: {_os_error(exc)}", "file skipped", severity="error", kind="unreadable")
+        return None
+    if len(raw) > MAX_FILE_BYTES:  # it grew while being read
+        data.issue(rel, f"file is over {MAX_FILE_BYTES} bytes (limit {MAX_FILE_BYTES})", "file skipped")
         return None
     digest.update(rel.encode() + b"\0" + hashlib.sha256(raw).digest())
     data.files += 1
@@ -311,35 +369,151 @@ def _read_json(path: Path, rel: str, data: RegistryData, digest: Any) -> Any:
     return _parse(text, rel, data)
 
 
-def _chain_folders(root: Path) -> list[tuple[str, Path, str]]:
-    """(folder name, path, relative prefix) of every chain folder, cosmos then non-cosmos."""
-    out = []
-    for base, prefix in ((root, ""), (root / "_non-cosmos", "_non-cosmos/")):
-        if not base.is_dir():
+# -- the file system --------------------------------------------------------------------------
+#
+# A directory source is walked without ever leaving its root. Plain files and folders are used as
+# they are (their parent is already inside the root). A symbolic link is followed only when it
+# resolves inside the resolved root: a link out of the root (``leak/chain.json`` -> a file elsewhere,
+# ``_IBC`` -> ``/``), a loop, a dangling link, a FIFO, socket or device, and anything the process may
+# not list or read are each one error-level issue naming the entry (never its target), and skipped.
+
+
+def _shown(rel: str) -> str:
+    """*rel* as the report can carry it: undecodable file-name bytes become U+FFFD."""
+    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root if root.endswith(os.sep) else root + os.sep)
+
+
+def _listing(path: str, rel: str, data: RegistryData) -> list[os.DirEntry[str]]:
+    """The entries of a folder sorted by name; none (reported) when it cannot be listed."""
+    try:
+        with os.scandir(path) as entries:
+            return sorted(entries, key=lambda e: e.name)
+    except OSError as exc:
+        data.issue(_shown(rel), f"unreadable folder: {_os_error(exc)}", "folder skipped", severity="error",
+                   kind="unreadable")
+        return []
+
+
+def _resolve(entry: os.DirEntry[str], rel: str, root: str, data: RegistryData) -> tuple[str, bool] | None:
+    """(resolved path, is a folder) of a folder entry; ``None`` (reported) when it must not be read."""
+    shown = _shown(rel)
+    try:
+        if not entry.is_symlink():
+            if entry.is_dir(follow_symlinks=False):
+                return entry.path, True
+            if entry.is_file(follow_symlinks=False):
+                return entry.path, False
+            mode = entry.stat(follow_symlinks=False).st_mode
+            real = entry.path
+        else:
+            try:
+                real = os.path.realpath(entry.path, strict=True)
+            except OSError as exc:
+                if exc.errno == errno.ELOOP:
+                    problem, kind = "symbolic link loop", "symlink-loop"
+                elif exc.errno in (errno.ENOENT, errno.ENOTDIR):
+                    problem, kind = "dangling symbolic link (its target does not exist)", "dangling-symlink"
+                else:
+                    problem, kind = f"unreadable: {_os_error(exc)}", "unreadable"
+                data.issue(shown, problem, "skipped", severity="error", kind=kind)
+                return None
+            if not _inside(real, root):
+                data.issue(shown, "symbolic link to a path outside the registry", "skipped: never read",
+                           severity="error", kind="symlink-outside-root")
+                return None
+            mode = os.stat(real).st_mode
+    except OSError as exc:
+        data.issue(shown, f"unreadable: {_os_error(exc)}", "skipped", severity="error", kind="unreadable")
+        return None
+    if stat.S_ISDIR(mode):
+        return real, True
+    if stat.S_ISREG(mode):
+        return real, False
+    data.issue(shown, "neither a regular file nor a folder (a FIFO, socket or device)", "skipped: never read",
+               severity="error", kind="not-a-file")
+    return None
+
+
+def _chain_folders(root: str, data: RegistryData) -> tuple[list[tuple[str, str, str]], str | None]:
+    """(folder name, resolved path, relative path) of every chain folder, cosmos then non-cosmos,
+    and the resolved ``_IBC`` folder. ``testnets/`` is another world (SPEC §1): never read here.
+    """
+    folders: list[tuple[str, str, str]] = []
+    special: dict[str, str] = {}
+    top = _listing(root, ".", data)
+    for entry in top:
+        name = entry.name
+        if name in ("_IBC", "_non-cosmos"):
+            resolved = _resolve(entry, name, root, data)
+            if resolved is not None and resolved[1]:
+                special[name] = resolved[0]
+            elif resolved is not None:
+                data.issue(name, "is a file, not a folder", "skipped")
             continue
-        for entry in sorted(os.scandir(base), key=lambda e: e.name):
-            if entry.is_dir() and not entry.name.startswith((".", "_")):
-                out.append((entry.name, Path(entry.path), prefix + entry.name))
+        if name.startswith((".", "_")) or name in SKIPPED_FOLDERS:
+            continue
+        resolved = _resolve(entry, name, root, data)
+        if resolved is not None and resolved[1]:
+            folders.append((name, resolved[0], name))
+    if "_non-cosmos" in special:
+        for entry in _listing(special["_non-cosmos"], "_non-cosmos", data):
+            if not entry.name.startswith((".", "_")):
+                rel = "_non-cosmos/" + entry.name
+                resolved = _resolve(entry, rel, root, data)
+                if resolved is not None and resolved[1]:
+                    folders.append((entry.name, resolved[0], rel))
+    good = []
+    for name, path, rel in folders:
+        if _shown(name) != name or _CONTROL.search(name):
+            data.issue(_shown(rel), "folder name is not valid UTF-8 text or holds control characters",
+                       "folder skipped")
+        else:
+            good.append((name, path, rel))
+    return good, special.get("_IBC")
+
+
+def _folder_files(path: str, rel: str, root: str, data: RegistryData) -> dict[str, str]:
+    """Resolved paths of a chain folder's ``chain.json`` and ``assetlist.json`` (those that can be read)."""
+    out = {}
+    for entry in _listing(path, rel, data):
+        if entry.name in ("chain.json", "assetlist.json"):
+            resolved = _resolve(entry, f"{rel}/{entry.name}", root, data)
+            if resolved is not None and resolved[1]:
+                data.issue(f"{rel}/{entry.name}", "is a folder, not a file", "skipped")
+            elif resolved is not None:
+                out[entry.name] = resolved[0]
     return out
 
 
 def read_registry(root: str | os.PathLike[str], overlay: Overlay) -> RegistryData:
-    """Read every chain, channel and assetlist under *root*."""
-    root = Path(root)
+    """Read every chain, channel and assetlist under *root* (never anything outside it)."""
     data = RegistryData(root=str(root))
     digest = hashlib.sha256()
     assetlists: list[tuple[str, str, Any]] = []
     folders: dict[str, str] = {}
+    try:
+        real_root = os.path.realpath(root, strict=True)
+    except OSError as exc:
+        data.issue(".", f"unreadable registry root: {_os_error(exc)}", "nothing loaded", severity="error",
+                   kind="unreadable")
+        data.close_report()
+        return data
 
-    for folder, path, rel in _chain_folders(root):
+    chain_folders, ibc_dir = _chain_folders(real_root, data)
+    for folder, path, rel in chain_folders:
         if folder in folders:
             data.issue(rel, f"chain folder {folder!r} exists twice ({folders[folder]}/ and {rel}/)",
                        "the second one skipped")
             continue
         folders[folder] = rel
+        files = _folder_files(path, rel, real_root, data)
         chain_doc = None
-        if (path / "chain.json").is_file():
-            chain_doc = _read_json(path / "chain.json", rel + "/chain.json", data, digest)
+        if "chain.json" in files:
+            chain_doc = _read_json(files["chain.json"], rel + "/chain.json", data, digest)
             if chain_doc is not None:
                 _add_chain(folder, chain_doc, rel + "/chain.json", overlay, data)
         elif folder in overlay.evm_chains:
@@ -349,27 +523,35 @@ def read_registry(root: str | os.PathLike[str], overlay: Overlay) -> RegistryDat
                       overlay.pfm.get(folder, False), None, None, overlay.path),
                 data,
             )
-        if (path / "assetlist.json").is_file():
-            doc = _read_json(path / "assetlist.json", rel + "/assetlist.json", data, digest)
+        if "assetlist.json" in files:
+            doc = _read_json(files["assetlist.json"], rel + "/assetlist.json", data, digest)
             if doc is not None:
                 assetlists.append((folder, rel + "/assetlist.json", doc))
             if folder not in data.chains and chain_doc is None:
                 data.issue(rel + "/assetlist.json", "assetlist without chain.json and no overlay chain id",
                            "assets loaded but not routable")
+    _assign_chain_ids(data)
+    _report_lookalike_chain_ids(data)
 
-    ibc_dir = root / "_IBC"
-    if ibc_dir.is_dir():
+    if ibc_dir is not None:
         ibc_docs: list[tuple[bool, str, Any]] = []
-        for entry in sorted(os.scandir(ibc_dir), key=lambda e: e.name):
-            if entry.name.endswith(".json") and entry.is_file():
-                rel = "_IBC/" + entry.name
-                doc = _read_json(Path(entry.path), rel, data, digest)
-                if doc is not None:
-                    expected = _ibc_file_name(doc)
-                    if expected is not None and expected != entry.name:
-                        data.issue(rel, f"file name does not match its chains (expected {_brief(expected)})",
-                                   "read after the files named for their chains")
-                    ibc_docs.append((expected != entry.name, rel, doc))
+        for entry in _listing(ibc_dir, "_IBC", data):
+            if not entry.name.endswith(".json"):
+                continue
+            rel = _shown("_IBC/" + entry.name)
+            resolved = _resolve(entry, rel, real_root, data)
+            if resolved is None:
+                continue
+            if resolved[1]:
+                data.issue(rel, "is a folder, not a file", "skipped")
+                continue
+            doc = _read_json(resolved[0], rel, data, digest)
+            if doc is not None:
+                expected = _ibc_file_name(doc)
+                if expected is not None and expected != entry.name:
+                    data.issue(rel, f"file name does not match its chains (expected {_brief(expected)})",
+                               "read after the files named for their chains")
+                ibc_docs.append((expected != entry.name, rel, doc))
         # Files named <chain_1>-<chain_2>.json first: a stray file cannot take over their channel ids.
         for _stray, rel, doc in sorted(ibc_docs, key=lambda item: item[0]):
             _add_ibc_file(doc, rel, data)
@@ -378,6 +560,7 @@ def read_registry(root: str | os.PathLike[str], overlay: Overlay) -> RegistryDat
         _add_assetlist(folder, doc, rel, overlay, data)
     _add_links(overlay, data)
     data.fingerprint = digest.hexdigest()
+    data.close_report()
     return data
 
 
@@ -428,18 +611,134 @@ def _add_chain(folder: str, doc: Any, rel: str, overlay: Overlay, data: Registry
 
 
 def _register_chain(chain: Chain, data: RegistryData) -> None:
+    """Keep a chain; who owns its chain-id is decided once every chain is read (:func:`_assign_chain_ids`)."""
     data.chains[chain.chain_name] = chain
-    if not chain.chain_id:
-        return
-    other_name = data.chain_ids.get(chain.chain_id)
-    if other_name is None:
-        data.chain_ids[chain.chain_id] = chain.chain_name
-        return
-    other = data.chains[other_name]
-    keep, drop = (chain, other) if (chain.status == "live" and other.status != "live") else (other, chain)
-    data.chain_ids[chain.chain_id] = keep.chain_name
-    data.issue(drop.file or keep.file, f"chain_id {chain.chain_id!r:.80} is shared by {other.chain_name!r} and "
-               f"{chain.chain_name!r}", f"{keep.chain_name!r} ({keep.status}) owns it")
+
+
+def _names(chains: list[Chain]) -> str:
+    names = [repr(c.chain_name) for c in chains[:5]] + (["…"] if len(chains) > 5 else [])
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _is_numeric_id(chain_id: str) -> bool:
+    return chain_id.isascii() and chain_id.isdigit()
+
+
+def _assign_chain_ids(data: RegistryData) -> None:
+    """Decide which chain owns each chain-id, so that no folder can capture another chain's id.
+
+    The decision never depends on folder order (a newcomer named ``aaosmo/`` gains nothing by sorting
+    first):
+
+    * purely numeric ids are the EIP-155 namespace: where an EVM chain claims one, every other chain
+      type claiming it is refused (error); a numeric id no EVM chain claims stays with its chain
+      (turkchain, a Cosmos chain, is ``1919``);
+    * of the remaining claimants, the one routable chain (live, Cosmos or EVM) owns the id; a killed or
+      upcoming namesake is a known, legitimate quirk (info; andromeda-1, morocco-1, dungeon-1,
+      odin-mainnet-freya);
+    * two or more routable claimants: the id is ambiguous, so it is routed to **none** of them (error).
+    """
+    claims: dict[str, list[Chain]] = {}
+    for chain in data.chains.values():
+        if chain.chain_id:
+            claims.setdefault(chain.chain_id, []).append(chain)
+    for chain_id, claimants in claims.items():
+        shown = _brief(chain_id)
+        if _is_numeric_id(chain_id):
+            evm = [c for c in claimants if c.chain_type == "evm"]
+            if evm:
+                for c in claimants:
+                    if c.chain_type != "evm":
+                        data.issue(c.file or c.chain_name,
+                                   f"chain_id {shown} is numeric, and numeric chain ids belong to EVM chains: "
+                                   f"{evm[0].chain_name!r} (evm) claims it",
+                                   f"refused: {c.chain_name!r} ({c.chain_type}) is not routed",
+                                   severity="error", kind="numeric-chain-id")
+                claimants = evm
+        if len(claimants) == 1:
+            data.chain_ids[chain_id] = claimants[0].chain_name
+            continue
+        routable = [c for c in claimants if c.routable]
+        if len(routable) > 1:
+            for c in routable:
+                data.issue(c.file or c.chain_name, f"chain_id {shown} is claimed by {len(routable)} live chains "
+                           f"({_names(routable)})",
+                           "none of them is routed: an id claimed twice is ambiguous", severity="error",
+                           kind="chain-id-conflict")
+            continue
+        owner = routable[0] if routable else next((c for c in claimants if c.status == "live"), claimants[0])
+        data.chain_ids[chain_id] = owner.chain_name
+        for c in claimants:
+            if c is not owner:
+                data.issue(c.file or owner.file, f"chain_id {shown:.80} is shared by {_names(claimants)}",
+                           f"{owner.chain_name!r} ({owner.status}) owns it",
+                           severity="warning" if c.status == "live" else "info", kind="chain-id-shared")
+
+
+# Characters that pass for others in a chain-id (after NFKC): dashes and minus signs pass for "-", Cyrillic
+# and Greek letters for Latin ones, digits and letters for each other. A hand-kept subset of Unicode's
+# confusables (UTS #39) covering the characters chain-ids are made of (ASCII letters, digits, "-", "_", ".").
+_CONFUSABLES = str.maketrans({
+    **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u02d7\u058a\u1680\u2cba\ufe58\u30fc", "-"),
+    **dict.fromkeys("\u2024\u00b7\u2219\u22c5\u0701\u06d4\ua4f8", "."),
+    **dict.fromkeys("_\u02cd\u0331", "_"),
+    **dict.fromkeys("0\u043e\u03bf\u041e\u039f\u0585\u09e6\u0b66", "o"),
+    **dict.fromkeys("1Il|\u0131\u0406\u0456\u04c0\u04cf\u0399\u03b9\u01c0\u05c0", "l"),
+    **dict.fromkeys("\u0430\u0410\u0391\u03b1", "a"), **dict.fromkeys("\u0412\u0392\u0432", "b"),
+    **dict.fromkeys("\u0441\u0421\u03f2\u03f9", "c"), **dict.fromkeys("\u0501", "d"),
+    **dict.fromkeys("\u0435\u0415\u0395", "e"), **dict.fromkeys("\u04bb\u041d\u0397\u043d", "h"),
+    **dict.fromkeys("\u0458\u0408\u037f", "j"), **dict.fromkeys("\u041a\u039a\u03ba\u043a", "k"),
+    **dict.fromkeys("\u041c\u039c\u043c", "m"), **dict.fromkeys("\u039d", "n"),
+    **dict.fromkeys("\u0440\u0420\u03a1\u03c1", "p"), **dict.fromkeys("\u051b", "q"),
+    **dict.fromkeys("\u0455\u0405", "s"), **dict.fromkeys("\u0422\u03a4\u0442", "t"),
+    **dict.fromkeys("\u03bd\u0475", "v"), **dict.fromkeys("\u051d", "w"),
+    **dict.fromkeys("\u0445\u0425\u03a7\u03c7", "x"), **dict.fromkeys("\u0443\u0423\u03a5\u04af", "y"),
+    **dict.fromkeys("\u0396", "z"), "5": "s", "8": "b",
+})
+
+
+def _skeleton(chain_id: str) -> str:
+    """What a chain-id looks like: NFKC, invisible characters dropped, look-alikes folded, case folded."""
+    text = unicodedata.normalize("NFKC", chain_id)
+    if not text.isascii():
+        text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Mn"))
+    return text.casefold().translate(_CONFUSABLES).replace("rn", "m").replace("vv", "w")
+
+
+def _report_lookalike_chain_ids(data: RegistryData) -> None:
+    """Chain-ids that differ from another only by case, NFKC normalisation or look-alike characters.
+
+    They are reported (warning), naming the other chain and any pretty name they reuse, and routed as
+    the separate chains they are: the API matches chain-ids exactly, so a look-alike captures nothing.
+    The plainest id of a group (ASCII, then already NFKC, then lower case, then folder order) is the one
+    the others are compared with, and named in their issues.
+    """
+    groups: dict[str, list[Chain]] = {}
+    for chain in data.chains.values():
+        if chain.chain_id:
+            groups.setdefault(_skeleton(chain.chain_id), []).append(chain)
+    for members in groups.values():
+        if len({c.chain_id for c in members}) < 2:
+            continue
+        members.sort(key=lambda c: (not c.chain_id.isascii(), unicodedata.normalize("NFKC", c.chain_id) != c.chain_id,
+                                    c.chain_id != c.chain_id.lower(), c.file))
+        ref = members[0]
+        for c in members[1:]:
+            if c.chain_id == ref.chain_id:
+                continue
+            if c.chain_id.casefold() == ref.chain_id.casefold():
+                how = "letter case"
+            elif unicodedata.normalize("NFKC", c.chain_id).casefold() == ref.chain_id.casefold():
+                how = "Unicode normalisation (NFKC)"
+            else:
+                how = "look-alike characters"
+            pretty = (f", and reuses its pretty name {_brief(ref.pretty_name, 60)}"
+                      if c.pretty_name.casefold() == ref.pretty_name.casefold() else "")
+            data.issue(c.file or c.chain_name,
+                       f"chain_id {c.chain_id[:60]!a} of {c.chain_name!r} differs from {ref.chain_id[:60]!a} "
+                       f"of {ref.chain_name!r} only by {how}{pretty}",
+                       "routed as a separate chain (chain-ids match exactly); check which one is genuine",
+                       kind="confusable-chain-id")
 
 
 # -- IBC channels -----------------------------------------------------------------------------
@@ -725,8 +1024,10 @@ def _identity(chain: str, base: str, traces: tuple[dict[str, Any], ...], rel: st
             origin = t["counterparty"].get("chain_name")
             break
     if last.get("type") != "ibc-bridge" or len(pairs) > 2:
+        v2 = not _CHANNEL_ID.fullmatch(pairs[i + 1])  # an IBC v2 (Eureka) client id, which _IBC does not list
         data.issue(rel, f"{base}: channel {pairs[i + 1]} of {current!r} in path {path!r:.120} is not in _IBC",
-                   "origin taken from the trace; cannot be unwound over IBC")
+                   "origin taken from the trace; cannot be unwound over IBC", severity="info" if v2 else "warning",
+                   kind="ibc-v2-client" if v2 else "channel-not-in-ibc")
     if not isinstance(origin, str) or not origin:
         data.issue(rel, f"{base}: origin chain cannot be determined", "asset skipped")
         return None

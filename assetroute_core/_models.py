@@ -7,7 +7,7 @@ can be shared by every thread, session and request without copying.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 __all__ = [
     "Asset",
@@ -272,11 +272,21 @@ class SwapVenue:
 
 @dataclass(frozen=True, slots=True)
 class QualityIssue:
-    """One entry of the data-quality report: which file, what is wrong, what was done."""
+    """One entry of the data-quality report: which file, what is wrong, what was done.
+
+    ``severity``: ``"error"`` when the registry cannot be trusted as it stands and something was
+    refused (a chain-id claimed by two live chains, a link leaving the registry, an unreadable
+    entry), ``"warning"`` for data repaired or skipped, ``"info"`` for known, legitimate quirks
+    (a killed chain sharing its id with the live one, an IBC v2 client in a path). ``kind``: a short,
+    stable, machine-readable name of the problem (``"chain-id-conflict"``, ``"unreadable"``, …);
+    ``""`` where none was given.
+    """
 
     file: str
     problem: str
     action: str
+    severity: Literal["error", "warning", "info"] = "warning"
+    kind: str = ""
 
 
 @dataclass(frozen=True, slots=True)

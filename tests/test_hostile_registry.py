@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -750,26 +751,10 @@ def test_every_damaged_registry_loads_in_a_child_process_within_a_hard_bound(cor
     assert all(n > 0 for _, n in timings.values())
 
 
-def _farm(snapshot: Path, root: Path) -> Path:
-    """A writable view of the real snapshot: symlinks to its folders and _IBC files, damage written beside."""
-    root.mkdir()
-    for entry in snapshot.iterdir():
-        if entry.name == "_IBC":
-            (root / "_IBC").mkdir()
-            for f in entry.iterdir():
-                (root / "_IBC" / f.name).symlink_to(f)
-        else:
-            (root / entry.name).symlink_to(entry)
-    return root
-
-
 def test_damage_inside_the_real_snapshot_leaves_the_rest_intact(registry: ar.Registry, registry_path: Path,
                                                                  tmp_path: Path) -> None:
-    root = _farm(registry_path, tmp_path / "reg")
+    root = copy_snapshot(registry_path, tmp_path / "reg")
     # akash: the real assetlist behind a BOM, plus a hostile asset, a duplicate and a forged voucher.
-    (root / "akash").unlink()
-    (root / "akash").mkdir()
-    (root / "akash" / "chain.json").symlink_to(registry_path / "akash" / "chain.json")
     doc = json.loads((registry_path / "akash" / "assetlist.json").read_bytes())
     evil = {**_asset("uevil\udfff", "EVIL"), "symbol": MARKUP, "name": "N" * MB, "description": "a\x00b",
             "logo_URIs": {"png": JS_URL}}
@@ -823,14 +808,436 @@ def test_damage_inside_the_real_snapshot_leaves_the_rest_intact(registry: ar.Reg
     assert answers(reg, chains, skip, sources) == answers(registry, chains, skip, sources)
 
 
-def test_a_live_chain_that_lost_its_chain_id_is_not_routed(tmp_path: Path) -> None:
+def test_two_live_chains_claiming_one_chain_id_are_both_unrouted(tmp_path: Path) -> None:
     files = clean_base()
-    files["epsilon/chain.json"] = _chain("epsilon", "alpha-1")  # live, like alpha: alpha (first) owns alpha-1
+    files["epsilon/chain.json"] = _chain("epsilon", "alpha-1")  # live, like alpha: neither may own alpha-1
     files["epsilon/assetlist.json"] = _assetlist("epsilon", _asset("ueps", "EPS"))
     files["_IBC/beta-epsilon.json"] = _ibc("beta", "epsilon", _channel("channel-70", "channel-71"))
     reg = ar.load_registry(write_registry(tmp_path / "reg", files))
-    assert any("chain_id 'alpha-1' is shared by 'alpha' and 'epsilon'" in q.problem for q in reg.quality)
-    assert reg.chain("alpha-1").chain_name == "alpha"
+    errors = [q for q in reg.quality if q.severity == "error"]
+    assert {(q.file, q.kind) for q in errors} == {("alpha/chain.json", "chain-id-conflict"),
+                                                  ("epsilon/chain.json", "chain-id-conflict")}
+    assert all("chain_id 'alpha-1' is claimed by 2 live chains ('alpha' and 'epsilon')" in q.problem for q in errors)
+    with pytest.raises(ar.NotFoundError):
+        reg.chain("alpha-1")
     # Nothing may claim to come from alpha-1 that alpha does not hold.
     on_beta = reg.assets("beta-1")
     assert not [a.denom for a in on_beta if a.origin_chain_id == "alpha-1" and a.origin_denom == "ueps"]
+
+
+# -- damage to a copy of the real snapshot: the file system, chain-id takeover, a flooded report -----
+#
+# Each case damages a fresh copy of the real snapshot (made at test time in tmp_path, never committed)
+# and loads it in a child process with hard caps: the load and a bounded series of queries must finish
+# within CHILD_SECONDS of wall time and CHILD_ADDRESS_SPACE of address space (RLIMIT_AS: an allocation
+# beyond it fails, so a blow-up ends the child with MemoryError instead of swapping the machine).
+# The child prints what the parent checks: the report, the routable chains, digests of the answers.
+
+CHILD_ADDRESS_SPACE = 1536 * MB  # the clean snapshot peaks near 0.2 GiB resident (about 0.6 GiB mapped)
+CHILD_SECONDS = 90.0  # the whole child: interpreter start, load and the queries (machine shared, noisy)
+SNAPSHOT_LOAD_S = 20.0  # the load alone (clean: about 1 s)
+ETH_USDC = "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48"
+SNAPSHOT_QUERIES: tuple[tuple[str, str, str], ...] = (
+    ("between", "cosmoshub-4", "osmosis-1"), ("between", "osmosis-1", "cosmoshub-4"),
+    ("between", "noble-1", "osmosis-1"), ("between", "1", "noble-1"), ("between", "cosmoshub-4", "neutron-1"),
+    ("from", "uatom", "cosmoshub-4"), ("from", "uosmo", "osmosis-1"), ("from", "uusdc", "noble-1"),
+    ("from", ETH_USDC, "1"), ("from", "untrn", "neutron-1"),
+)
+CHILD = r"""
+import hashlib, json, resource, sys, time
+import assetroute_core as ar
+root, queries = sys.argv[1], json.loads(sys.argv[2])
+started = time.perf_counter()
+reg = ar.load_registry(root)
+load_s = time.perf_counter() - started
+answers = {}
+started = time.perf_counter()
+for kind, a, b in queries:
+    try:
+        if kind == "between":
+            result = reg.assets_between_chains(a, b, allow_multi_tx=True, include_no_metadata_assets=True,
+                                               include_cw20_assets=True, include_evm_assets=True)
+        else:
+            result = reg.assets_from_source(a, b, allow_multi_tx=True, include_cw20_assets=True)
+        answers[f"{kind} {a} {b}"] = hashlib.sha256(result.to_json()).hexdigest()
+    except (ar.NotFoundError, ar.InvalidArgumentError) as exc:  # an unknown chain: 404, or 400 for a source
+        answers[f"{kind} {a} {b}"] = "not found" if "chain" in str(exc) else repr(exc)
+query_s = time.perf_counter() - started
+data = reg.engine.data
+print(json.dumps({
+    "load_s": load_s, "query_s": query_s, "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    "quality": [[q.file, getattr(q, "severity", ""), getattr(q, "kind", ""), q.problem, q.action]
+                for q in reg.quality],
+    "dropped": getattr(data, "quality_dropped", 0), "counts": dict(reg.provenance.counts),
+    "chains": {c.chain_id: c.chain_name for c in reg.chains()}, "answers": answers,
+}, ensure_ascii=True))
+"""
+
+
+def _drop_file_permission_override() -> None:
+    """In the child before exec: lose CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH, so that mode bits bind.
+
+    The tests run as root, and switching to a real non-root user is not possible here: the interpreter
+    lives under /root (mode 0700). Dropping the two capabilities from the bounding set makes the kernel
+    check permission bits for this root process exactly as for any user: a mode-000 file or folder
+    (owned by root) cannot be read or listed, as ``test_a_dropped_capability_binds`` checks.
+    """
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (1, 2):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+        if libc.prctl(24, cap, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+
+def _limits(drop_permission_override: bool) -> Callable[[], None]:
+    def preexec() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (CHILD_ADDRESS_SPACE, CHILD_ADDRESS_SPACE))
+        if drop_permission_override:
+            _drop_file_permission_override()
+    return preexec
+
+
+def load_in_bounded_child(root: Path, *, drop_permission_override: bool = False) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(root), json.dumps(SNAPSHOT_QUERIES)], capture_output=True, text=True,
+        timeout=CHILD_SECONDS, cwd=REPO, env=env, preexec_fn=_limits(drop_permission_override))
+    assert done.returncode == 0, done.stderr[-4000:]
+    out: dict[str, Any] = json.loads(done.stdout)
+    out["wall_s"] = time.perf_counter() - started
+    assert out["load_s"] < SNAPSHOT_LOAD_S, out["load_s"]
+    return out
+
+
+def copy_snapshot(snapshot: Path, root: Path) -> Path:
+    """A writable copy of the real snapshot (14 MB): damage can be written into it without touching it."""
+    shutil.copytree(snapshot, root, symlinks=True)
+    return root
+
+
+@dataclass(frozen=True)
+class SnapshotDamage:
+    """Damage to a copy of the snapshot; ``outside`` is a folder beside (not inside) the copy."""
+
+    id: str
+    description: str
+    apply: Callable[[Path, Path], None]
+    expect: tuple[tuple[str, str, str], ...]  # (file, severity, kind) that must be reported
+    touched: frozenset[str] = frozenset()  # chain-ids whose answers (and presence) may change
+    check: Callable[[dict[str, Any], dict[str, Any]], None] | None = None  # (damaged, clean) -> asserts
+    drop_permission_override: bool = False
+    # False where a hub goes dark on purpose (a chain-id conflict routes neither claimant): routes through
+    # it change everywhere, so only the routable chains and the case's own check are compared.
+    compare_answers: bool = True
+
+
+def _link(path: Path, target: str | Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.symlink_to(target)
+
+
+def _json_at(path: Path, content: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content if isinstance(content, bytes) else json.dumps(content, ensure_ascii=False).encode())
+
+
+def _chain_like(root: Path, folder: str, **values: Any) -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads((root / folder / "chain.json").read_bytes())
+    doc.update(values)
+    return doc
+
+
+def _loops(root: Path, outside: Path) -> None:
+    _link(root / "aaloopa", root / "aaloopb")
+    _link(root / "aaloopb", root / "aaloopa")
+
+
+def _dangling(root: Path, outside: Path) -> None:
+    _link(root / "ghost", root / "no-such-folder")
+    _link(root / "_IBC" / "ghost.json", "no-such-file.json")
+    _link(root / "_non-cosmos" / "ghost", root / "_non-cosmos" / "no-such-folder")
+
+
+def _fifos(root: Path, outside: Path) -> None:
+    (root / "aafifo").mkdir()
+    os.mkfifo(root / "aafifo" / "chain.json")  # reading it would block forever
+    os.mkfifo(root / "_IBC" / "fifo.json")
+
+
+def _unreadable(root: Path, outside: Path) -> None:
+    _json_at(root / "aalocked" / "chain.json", _chain_like(root, "akash", chain_name="aalocked", chain_id="locked-1"))
+    (root / "aalocked").chmod(0)
+    (root / "odin1" / "assetlist.json").chmod(0)  # a killed chain's: no answer may depend on it
+    _json_at(root / "_IBC" / "zzlocked.json", _ibc("akash", "cosmoshub", _channel("channel-99990", "channel-99991")))
+    (root / "_IBC" / "zzlocked.json").chmod(0)
+
+
+def _leak_file(root: Path, outside: Path) -> None:
+    _json_at(outside / "secret.json", _chain("leak", "leak-1") | {"pretty_name": "LEAKED FROM OUTSIDE"})
+    _link(root / "leak" / "chain.json", outside / "secret.json")
+    _json_at(outside / "ibc.json", _ibc("cosmoshub", "osmosis", _channel("channel-99990", "channel-99991")))
+    _link(root / "_IBC" / "cosmoshub-osmosis-leak.json", outside / "ibc.json")
+
+
+def _leak_folder(root: Path, outside: Path) -> None:
+    _json_at(outside / "leakdir" / "chain.json", _chain("leakdir", "leakdir-1"))
+    _link(root / "leakdir", outside / "leakdir")
+    _json_at(outside / "nc" / "chain.json", _chain("nc", "nc-1"))
+    _link(root / "_non-cosmos" / "nc", outside / "nc")
+
+
+def _ibc_to_disk_root(root: Path, outside: Path) -> None:
+    shutil.rmtree(root / "_IBC")
+    _link(root / "_IBC", "/")
+
+
+def _inside_links(root: Path, outside: Path) -> None:
+    # Links that stay inside the root are followed: a shared folder and a relative link to a file in it.
+    (root / "_shared").mkdir()
+    (root / "akash" / "assetlist.json").rename(root / "_shared" / "akash-assetlist.json")
+    _link(root / "akash" / "assetlist.json", "../_shared/akash-assetlist.json")
+    (root / "_IBC" / "akash-osmosis.json").rename(root / "_shared" / "akash-osmosis.json")
+    _link(root / "_IBC" / "akash-osmosis.json", root / "_shared" / "akash-osmosis.json")
+
+
+def _newcomer(folder: str, copy_of: str, **values: Any) -> Callable[[Path, Path], None]:
+    def apply(root: Path, outside: Path) -> None:
+        base = copy_of if (root / copy_of).is_dir() else f"_non-cosmos/{copy_of}"
+        _json_at(root / folder / "chain.json", _chain_like(root, base, chain_name=folder.split("/")[-1], **values))
+    return apply
+
+
+def _lookalikes(root: Path, outside: Path) -> None:
+    for folder, chain_id in (("aacosmos", "cosmoshub\u20104"), ("aacosmos2", "COSMOSHUB-4"),
+                             ("aacosmos3", "\uff43\uff4f\uff53\uff4d\uff4f\uff53\uff48\uff55\uff42\uff0d\uff14"),
+                             ("aacosmos4", "c\u043esmoshub-4")):  # Cyrillic o
+        _json_at(root / folder / "chain.json", _chain_like(root, "cosmoshub", chain_name=folder, chain_id=chain_id))
+
+
+NOISE = 1_000_000
+
+
+def _flood(root: Path, outside: Path) -> None:
+    # The report flood of issue 13: a 14 MB assetlist of 10^6 entries that each yield an issue.
+    _json_at(root / "zznoise" / "assetlist.json",
+             b'{"chain_name": "zznoise", "assets": [' + b",".join([b'{"symbol":"X"}'] * NOISE) + b"]}")
+
+
+def _many_noisy_files(root: Path, outside: Path) -> None:
+    for i in range(120):
+        _json_at(root / f"noise{i:03}" / "assetlist.json",
+                 {"chain_name": f"noise{i:03}", "assets": [{"symbol": "X"}] * 60})
+    # An error found after the flood must still be listed: warnings cannot crowd errors out.
+    _json_at(root / "zzzhub" / "chain.json", _chain_like(root, "cosmoshub", chain_name="zzzhub"))
+
+
+def _issues(out: dict[str, Any], file: str) -> list[list[str]]:
+    return [q for q in out["quality"] if q[0] == file]
+
+
+def _check_leaks(out: dict[str, Any], clean: dict[str, Any]) -> None:
+    assert "leak-1" not in out["chains"] and "LEAKED" not in json.dumps(out)
+    assert out["counts"]["channels"] == clean["counts"]["channels"]
+
+
+def _check_leak_folders(out: dict[str, Any], clean: dict[str, Any]) -> None:
+    assert "leakdir-1" not in out["chains"] and "nc-1" not in out["chains"]
+    assert out["counts"]["chains"] == clean["counts"]["chains"]
+
+
+def _check_no_channels(out: dict[str, Any], clean: dict[str, Any]) -> None:
+    assert out["counts"]["channels"] == 0 and out["counts"]["files"] < clean["counts"]["files"]
+
+
+def _check_same_load(out: dict[str, Any], clean: dict[str, Any]) -> None:
+    assert out["counts"] == clean["counts"] and out["quality"] == clean["quality"]
+
+
+def _check_unreadable(out: dict[str, Any], clean: dict[str, Any]) -> None:
+    assert "locked-1" not in out["chains"]
+    assert out["counts"]["listed_assets"] == clean["counts"]["listed_assets"] - 3  # odin1 lists 3
+    assert out["counts"]["channels"] == clean["counts"]["channels"]
+
+
+def _check_nobody_owns(chain_id: str) -> Callable[[dict[str, Any], dict[str, Any]], None]:
+    def check(out: dict[str, Any], clean: dict[str, Any]) -> None:
+        assert chain_id in clean["chains"] and chain_id not in out["chains"]
+        assert all(v == "not found" for k, v in out["answers"].items() if f" {chain_id}" in k)
+        errors = [q for q in out["quality"] if q[2] == "chain-id-conflict"]
+        assert errors and all(f"chain_id '{chain_id}'" in q[3] and "none of them is routed" in q[4] for q in errors)
+    return check
+
+
+def _check_ethereum_keeps_1(out: dict[str, Any], clean: dict[str, Any]) -> None:
+    assert out["chains"]["1"] == "ethereum"
+    assert "aaevil" not in out["chains"].values()
+
+
+def _check_lookalikes(out: dict[str, Any], clean: dict[str, Any]) -> None:
+    assert out["chains"]["cosmoshub-4"] == "cosmoshub"
+    found = {q[0]: q[3] for q in out["quality"] if q[2] == "confusable-chain-id"}
+    assert set(found) == {f"aacosmos{n}/chain.json" for n in ("", "2", "3", "4")}
+    assert all("'cosmoshub-4' of 'cosmoshub'" in p and "reuses its pretty name 'Cosmos Hub'" in p
+               for p in found.values()), found
+    assert "\\u2010" in found["aacosmos/chain.json"] and "letter case" in found["aacosmos2/chain.json"]
+    assert "NFKC" in found["aacosmos3/chain.json"] and "look-alike" in found["aacosmos4/chain.json"]
+    # Routed as the separate chains they are (the API matches ids exactly): they capture nothing.
+    assert out["chains"]["COSMOSHUB-4"] == "aacosmos2"
+
+
+def _check_flood(out: dict[str, Any], clean: dict[str, Any]) -> None:
+    # 10^6 + 1 issues in that file (one per entry, and "assetlist without chain.json"): 50 listed, 1 summary.
+    mine = _issues(out, "zznoise/assetlist.json")
+    assert len(mine) == _loader.MAX_ISSUES_PER_FILE + 1
+    dropped = NOISE + 1 - _loader.MAX_ISSUES_PER_FILE
+    assert mine[-1][2] == "issues-not-listed" and mine[-1][3].startswith(f"{dropped} more issue(s) in this file")
+    assert out["dropped"] == dropped
+    assert len(out["quality"]) == len(clean["quality"]) + len(mine)
+
+
+def _check_many_files(out: dict[str, Any], clean: dict[str, Any]) -> None:
+    assert len(out["quality"]) <= _loader.MAX_ISSUES + 1
+    last = out["quality"][-1]
+    assert last[0] == "(registry)" and last[2] == "issues-not-listed"
+    listed_noise = sum(1 for q in out["quality"] if q[0].startswith("noise") and q[2] != "issues-not-listed")
+    # Every issue is accounted for: 120 files x (60 bad entries + "no chain.json"), listed or counted, and
+    # the real snapshot's own issues, listed or counted.
+    listed_real = sum(1 for q in out["quality"] if q in clean["quality"])
+    assert listed_noise + listed_real + out["dropped"] == 120 * 61 + len(clean["quality"])
+    assert out["dropped"] >= int(last[3].split()[0])
+    assert [q for q in out["quality"] if q[0] == "zzzhub/chain.json" and q[1] == "error"]
+
+
+def _snapshot_cases() -> list[SnapshotDamage]:
+    d = SnapshotDamage
+    err = "error"
+    return [
+        d("chain-folder-loop", "two chain folders linking to each other", _loops,
+          (("aaloopa", err, "symlink-loop"), ("aaloopb", err, "symlink-loop"))),
+        d("self-loops", "a _non-cosmos folder and an _IBC file linking to themselves",
+          _both_fs(lambda r, o: _link(r / "_non-cosmos" / "xloop", "xloop"),
+                   lambda r, o: _link(r / "_IBC" / "yloop.json", "yloop.json")),
+          (("_non-cosmos/xloop", err, "symlink-loop"), ("_IBC/yloop.json", err, "symlink-loop"))),
+        d("dangling-links", "links to nothing, at the top, in _IBC and in _non-cosmos", _dangling,
+          (("ghost", err, "dangling-symlink"), ("_IBC/ghost.json", err, "dangling-symlink"),
+           ("_non-cosmos/ghost", err, "dangling-symlink"))),
+        d("fifos", "a FIFO as a chain.json and as an _IBC file (reading would block)", _fifos,
+          (("aafifo/chain.json", err, "not-a-file"), ("_IBC/fifo.json", err, "not-a-file"))),
+        d("unreadable", "a mode-000 chain folder, assetlist and _IBC file, read without permission override",
+          _unreadable, (("aalocked", err, "unreadable"), ("odin1/assetlist.json", err, "unreadable"),
+                        ("_IBC/zzlocked.json", err, "unreadable")),
+          check=_check_unreadable, drop_permission_override=True),
+        d("file-outside-root", "leak/chain.json and an _IBC file linking to files elsewhere on the disk",
+          _leak_file, (("leak/chain.json", err, "symlink-outside-root"),
+                       ("_IBC/cosmoshub-osmosis-leak.json", err, "symlink-outside-root")), check=_check_leaks),
+        d("folder-outside-root", "a chain folder and a _non-cosmos folder linking to folders elsewhere",
+          _leak_folder, (("leakdir", err, "symlink-outside-root"), ("_non-cosmos/nc", err, "symlink-outside-root")),
+          check=_check_leak_folders),
+        d("ibc-is-disk-root", "_IBC is a link to /", _ibc_to_disk_root, (("_IBC", err, "symlink-outside-root"),),
+          touched=frozenset({"*"}), check=_check_no_channels),
+        d("links-inside-root", "links that stay inside the root are followed, as the copy itself", _inside_links,
+          (), check=_check_same_load),
+        d("takeover-sorting-first", "a new live folder aaosmo/ claiming osmosis-1", _newcomer("aaosmo", "osmosis"),
+          (("aaosmo/chain.json", err, "chain-id-conflict"), ("osmosis/chain.json", err, "chain-id-conflict")),
+          touched=frozenset({"osmosis-1"}), check=_check_nobody_owns("osmosis-1"), compare_answers=False),
+        d("takeover-sorting-last", "the same folder named zzosmo/: the same outcome, whatever the order",
+          _newcomer("zzosmo", "osmosis"),
+          (("zzosmo/chain.json", err, "chain-id-conflict"), ("osmosis/chain.json", err, "chain-id-conflict")),
+          touched=frozenset({"osmosis-1"}), check=_check_nobody_owns("osmosis-1"), compare_answers=False),
+        d("takeover-numeric", "a cosmos folder aaevil/ claiming Ethereum's chain-id 1",
+          _newcomer("aaevil", "cosmoshub", chain_id="1"), (("aaevil/chain.json", err, "numeric-chain-id"),),
+          check=_check_ethereum_keeps_1),
+        d("takeover-numeric-evm", "a new EVM chain claiming 1: neither it nor Ethereum is routed",
+          _newcomer("_non-cosmos/aaeth", "ethereum"),
+          (("_non-cosmos/aaeth/chain.json", err, "chain-id-conflict"),
+           ("_non-cosmos/ethereum/chain.json", err, "chain-id-conflict")),
+          touched=frozenset({"1"}), check=_check_nobody_owns("1"), compare_answers=False),
+        d("lookalike-ids", "cosmoshub-4 look-alikes (U+2010, upper case, full width, Cyrillic o), same pretty name",
+          _lookalikes, (("aacosmos/chain.json", "warning", "confusable-chain-id"),),
+          touched=frozenset({"cosmoshub\u20104", "COSMOSHUB-4", "cosmoshub-4".upper(), "c\u043esmoshub-4",
+                             "\uff43\uff4f\uff53\uff4d\uff4f\uff53\uff48\uff55\uff42\uff0d\uff14"}),
+          check=_check_lookalikes),
+        d("report-flood", "a 14 MB assetlist of 10^6 {\"symbol\": \"X\"}", _flood,
+          (("zznoise/assetlist.json", "warning", "issues-not-listed"),), check=_check_flood),
+        d("report-flood-many-files", "120 assetlists of 60 bad entries, then a chain-id conflict",
+          _many_noisy_files, (("(registry)", "warning", "issues-not-listed"),
+                              ("zzzhub/chain.json", err, "chain-id-conflict")),
+          touched=frozenset({"cosmoshub-4"}), check=_check_many_files, compare_answers=False),
+    ]
+
+
+def _both_fs(*steps: Callable[[Path, Path], None]) -> Callable[[Path, Path], None]:
+    def apply(root: Path, outside: Path) -> None:
+        for step in steps:
+            step(root, outside)
+    return apply
+
+
+SNAPSHOT_CASES = _snapshot_cases()
+
+
+@pytest.fixture(scope="module")
+def clean_child(registry_path: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The undamaged copy, loaded in a bounded child: the baseline of every snapshot case."""
+    out = load_in_bounded_child(copy_snapshot(registry_path, tmp_path_factory.mktemp("clean") / "reg"))
+    return out
+
+
+def test_the_clean_copy_loads_within_the_caps_and_skips_testnets(clean_child: dict[str, Any],
+                                                                  registry: ar.Registry) -> None:
+    out = clean_child
+    assert out["counts"] == {k: v for k, v in registry.provenance.counts}
+    assert [q[:3] for q in out["quality"]] == [[q.file, q.severity, q.kind] for q in registry.quality]
+    # testnets/ (178 testnet chains in the snapshot) is another world: nothing read, nothing reported.
+    assert not [q for q in out["quality"] if q[0].startswith("testnets")]
+    assert not [c for c in out["chains"].values() if c == "testnets" or c.endswith("testnet")]
+    assert "theta-testnet-001" not in out["chains"] and out["dropped"] == 0
+    assert all(v != "not found" for v in out["answers"].values())
+    assert out["peak_rss_mib"] < CHILD_ADDRESS_SPACE / MB
+
+
+def test_a_dropped_capability_binds(tmp_path: Path) -> None:
+    """The unreadable case is real: without the override, this root child cannot read a mode-000 file."""
+    locked = tmp_path / "locked.json"
+    locked.write_text("{}")
+    locked.chmod(0)
+    probe = "import sys\ntry:\n    open(sys.argv[1]).read()\nexcept PermissionError:\n    print('denied')\n"
+    done = subprocess.run([sys.executable, "-c", probe, str(locked)], capture_output=True, text=True, timeout=30,
+                          preexec_fn=_limits(True))
+    assert done.stdout.strip() == "denied", (done.stdout, done.stderr)
+
+
+@pytest.mark.parametrize("case", SNAPSHOT_CASES, ids=[c.id for c in SNAPSHOT_CASES])
+def test_snapshot_damage_is_reported_contained_and_bounded(case: SnapshotDamage, registry_path: Path,
+                                                           tmp_path: Path, clean_child: dict[str, Any]) -> None:
+    root = copy_snapshot(registry_path, tmp_path / "reg")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    case.apply(root, outside)
+    try:
+        out = load_in_bounded_child(root, drop_permission_override=case.drop_permission_override)
+    finally:
+        for path in (root / "aalocked", root / "odin1" / "assetlist.json", root / "_IBC" / "zzlocked.json"):
+            if path.exists() and not path.is_symlink():
+                path.chmod(0o755)  # so that tmp_path can be cleaned
+    assert out["wall_s"] < CHILD_SECONDS
+    # The damage is reported, with its severity and kind, naming the entry; the report stays bounded.
+    reported = {(q[0], q[1], q[2]) for q in out["quality"]}
+    for expected in case.expect:
+        assert expected in reported, (expected, [q for q in out["quality"] if q not in clean_child["quality"]])
+    assert len(out["quality"]) <= _loader.MAX_ISSUES + 1
+    for q in out["quality"]:
+        assert q[0] and q[3] and q[4] and q[1] in ("error", "warning", "info") and len(q[3]) < 1000, q
+    # Everything else is intact: the same routable chains and the same answers, but where the case says.
+    if "*" not in case.touched:
+        same = {k: v for k, v in clean_child["chains"].items() if k not in case.touched}
+        assert {k: v for k, v in out["chains"].items() if k not in case.touched} == same
+        for key, digest in clean_child["answers"].items():
+            if case.compare_answers and not set(key.split()[1:]) & case.touched:
+                assert out["answers"][key] == digest, key
+    if case.check is not None:
+        case.check(out, clean_child)
