@@ -21,7 +21,7 @@ import os
 import re
 import stat
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ._ibc import ibc_denom, split_path
@@ -80,6 +80,9 @@ class ListedAsset:
     traces: tuple[dict[str, Any], ...]
     file: str
     deprecated: bool = False
+    # The path walk stopped at a hop that is not an ``_IBC`` channel: the origin came from the traces
+    # and is followed further once every assetlist is read (:func:`_follow_origins`).
+    origin_open: bool = False
 
 
 @dataclass
@@ -940,9 +943,9 @@ def _add_assetlist(folder: str, doc: Any, rel: str, overlay: Overlay, data: Regi
         identity = _identity(folder, base, traces, rel, data)
         if identity is None:
             continue
-        origin_chain, origin_denom, trace = identity
+        origin_chain, origin_denom, trace, origin_open = identity
         data.listed[key] = ListedAsset(folder, base, origin_chain, origin_denom, trace, type_asset,
-                                       metadata, traces, rel, deprecated is True)
+                                       metadata, traces, rel, deprecated is True, origin_open)
 
 
 def _traces(raw: Any, rel: str, where: str, base: str, data: RegistryData) -> tuple[dict[str, Any], ...]:
@@ -963,15 +966,21 @@ def _traces(raw: Any, rel: str, where: str, base: str, data: RegistryData) -> tu
 
 
 def _identity(chain: str, base: str, traces: tuple[dict[str, Any], ...], rel: str,
-              data: RegistryData) -> tuple[str, str, str] | None:
-    """(origin chain, origin denom, trace) of a listed asset, from its last trace's path."""
+              data: RegistryData) -> tuple[str, str, str, bool] | None:
+    """(origin chain, origin denom, trace, origin still open) of a listed asset, from its last trace's path.
+
+    The origin is where the path's walk over ``_IBC`` channels ends. Where the walk meets a hop that
+    is not an ``_IBC`` channel (an IBC v2 client such as Eureka's ``08-wasm-1369``, a channel the
+    registry lacks), the origin is provisionally the first IBC-like trace's counterparty and is
+    marked open: :func:`_follow_origins` follows it further once every listing is known.
+    """
     last = traces[-1] if traces else None
     ttype = last.get("type") if last else None
     if not base.startswith("ibc/") or ttype not in (*IBC_TRACE_TYPES, "ibc-bridge"):
         if base.startswith("ibc/") and ttype not in (*IBC_TRACE_TYPES, "ibc-bridge"):
             data.issue(rel, f"{_brief(base, 100)} is an ibc/ denom without an ibc trace", "asset skipped")
             return None
-        return (chain, base, "")
+        return (chain, base, "", False)
     assert last is not None
     side = _obj(last.get("chain"))
     counterparty = _obj(last.get("counterparty"))
@@ -1016,7 +1025,7 @@ def _identity(chain: str, base: str, traces: tuple[dict[str, Any], ...], rel: st
         if len(set(visited)) < len(visited):
             walk = " → ".join(visited[:6]) + (" → …" if len(visited) > 6 else "")
             data.issue(rel, f"{base}: path walks a cycle ({walk})", "kept; identity taken from the path")
-        return (current, tail, trace)
+        return (current, tail, trace, False)
     # Unknown channel on the way: the first IBC-like trace's counterparty is the origin.
     origin = None
     for t in traces:
@@ -1036,7 +1045,45 @@ def _identity(chain: str, base: str, traces: tuple[dict[str, Any], ...], rel: st
             data.issue(rel, f"{base}: origin chain {_brief(origin)} is not a chain name", "asset skipped")
             return None
         data.issue(rel, f"{base}: origin chain {origin!r} is not in the registry", "kept; origin chain-id unknown")
-    return (origin, tail, trace)
+    return (origin, tail, trace, True)
+
+
+def _follow_origins(data: RegistryData) -> None:
+    """Follow open origins to the end (SPEC §2).
+
+    A listing whose path walk stopped at a hop outside ``_IBC`` got its origin from its traces,
+    which for a multi-hop listing is only the previous hop. Where its last trace's counterparty
+    base denom is itself an ``ibc/`` voucher listed on that chain, the origin is that listing's
+    (itself followed the same way). Resolution is memoised and independent of reading order; a
+    cycle keeps the provisional origin and is reported.
+    """
+    resolved: dict[tuple[str, str], str] = {}
+
+    def origin_of(key: tuple[str, str], trail: list[tuple[str, str]]) -> str:
+        listed = data.listed[key]
+        if not listed.origin_open:
+            return listed.origin_chain_name
+        done = resolved.get(key)
+        if done is not None:
+            return done
+        result = listed.origin_chain_name
+        cp = _obj(listed.traces[-1].get("counterparty")) if listed.traces else {}
+        cp_chain, cp_base = cp.get("chain_name"), cp.get("base_denom")
+        if isinstance(cp_chain, str) and isinstance(cp_base, str) and cp_base.startswith("ibc/"):
+            nxt = (cp_chain, denom_key(cp_base))
+            if nxt == key or nxt in trail or len(trail) > MAX_HOPS:
+                data.issue(listed.file, f"{_brief(listed.denom, 100)}: its traces point back to "
+                           f"{_brief(cp_base, 60)} on {cp_chain!r} in a cycle", "origin taken from the first trace")
+            elif nxt in data.listed:
+                result = origin_of(nxt, [*trail, key])
+        resolved[key] = result
+        return result
+
+    for key in sorted(k for k, v in data.listed.items() if v.origin_open):
+        origin = origin_of(key, [])
+        listed = data.listed[key]
+        if origin != listed.origin_chain_name:
+            data.listed[key] = replace(listed, origin_chain_name=origin)
 
 
 def _counterparts(data: RegistryData) -> dict[tuple[str, str], tuple[str, str]]:
@@ -1075,7 +1122,11 @@ def _report_trace_loops(data: RegistryData) -> set[tuple[str, str]]:
 
 
 def _add_links(overlay: Overlay, data: RegistryData) -> None:
-    """Bridge links from bridge/ibc-bridge traces and the Circle (CCTP) USDC family."""
+    """Bridge links from bridge/ibc-bridge traces and the Circle (CCTP) USDC family.
+
+    Runs once every assetlist is read, so it first settles the open origins (:func:`_follow_origins`).
+    """
+    _follow_origins(data)
     selves = _report_trace_loops(data)
     families: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for key, listed in data.listed.items():

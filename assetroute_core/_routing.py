@@ -9,7 +9,15 @@ The rules are those of SPEC.md §2–§3, in short:
 * a route is: unwind, optionally one IBC hop to a bridge's chain, at most one bridge
   operation, unwind the counterpart, one IBC hop to the destination;
 * ``txs_required`` is 1 plus one per intermediate chain that cannot pass the transfer on
-  (arrived by IBC without PFM, or by a bridge kind that does not forward).
+  (arrived by IBC without PFM, arrived over a ``wasm.`` port, or by a bridge kind that does not
+  forward);
+* contract tokens (CW20-like: ``type_asset`` cw20/snip20/snip25 or a ``cw20:`` base) leave their
+  chain only over channels whose far end is a ``wasm.`` port that an ``ibc-cw20`` trace of that
+  very token names; the table token → neighbour → channel is built once, here;
+* an unwind that gets stuck part-way (a hop over a known channel that is unusable, or to a chain
+  that is not routable) is no origin: such an instance has no IBC route at all;
+* a voucher is hashed from its base denom as the listed path that carries it spells it: a derived
+  voucher that a listing carries with another spelling of an EVM address *is* that listing.
 
 The engine is built once per registry; its memo tables only ever grow with values that
 are pure functions of the immutable data, guarded by a lock, so it is safe to share.
@@ -31,6 +39,8 @@ from ._overlay import Overlay
 __all__ = ["Engine"]
 
 _IBC_ONLY = ("IBC",)
+CONTRACT_TYPES = ("cw20", "snip20", "snip25")
+_NO_CHANNELS: dict[str, ChannelEnd] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +53,7 @@ class _Step:
     channel: str | None
     counterparty_channel: str | None
     dest: Asset
+    into_wasm: bool = False  # arrives over a ``wasm.`` port: never passed on in the same transaction
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,17 +120,13 @@ class Engine:
         self._lock = threading.RLock()
         self._canonical: dict[tuple[str, str], ChannelEnd] = {}
         self._canonical_wasm: dict[tuple[str, str], ChannelEnd] = {}
+        self._wasm_ends: dict[tuple[str, str], list[tuple[tuple[int, int, int, int], ChannelEnd]]] = {}
         self._index_channels()
         self.neighbours: dict[str, tuple[str, ...]] = {}
-        self.wasm_neighbours: dict[str, tuple[str, ...]] = {}
         for (a, b) in self._canonical:
             self.neighbours.setdefault(a, ())
             self.neighbours[a] += (b,)
-        for (a, b) in self._canonical_wasm:
-            self.wasm_neighbours.setdefault(a, ())
-            self.wasm_neighbours[a] += (b,)
         self.neighbours = {k: tuple(sorted(v)) for k, v in self.neighbours.items()}
-        self.wasm_neighbours = {k: tuple(sorted(v)) for k, v in self.wasm_neighbours.items()}
 
         self.listings: dict[tuple[str, str], ListedAsset] = data.listed
         self._instances: dict[tuple[str, str], Asset] = {}
@@ -132,6 +139,24 @@ class Engine:
                 self.natives.setdefault(listed.chain_name, []).append(asset)
         for assets in self.natives.values():
             assets.sort(key=lambda a: a.denom)
+        # Contract tokens: token key -> neighbour -> the channel end it leaves over (sorted by neighbour).
+        self._contract_tables: dict[tuple[str, str], dict[str, ChannelEnd]] = self._index_contract_tokens()
+        self._bank_natives: dict[str, list[Asset]] = {
+            chain: [a for a in assets if self._contract_table(a) is None] for chain, assets in self.natives.items()}
+        self._contract_arrivals: dict[str, list[tuple[Asset, ChannelEnd]]] = {}
+        for key, table in sorted(self._contract_tables.items()):
+            native = self._instances.get(key)
+            if native is None or native.trace:
+                continue
+            for dest, end in table.items():
+                self._contract_arrivals.setdefault(dest, []).append((native, end))
+        # Listed vouchers of EVM addresses by (chain, trace, lower-case address): the path's own spelling
+        # is what hashes to the listed denom, whatever spelling the route carries.
+        self._listed_paths: dict[tuple[str, str, str], Asset] = {}
+        for key, listed in data.listed.items():
+            if listed.trace and listed.origin_denom[:2] in ("0x", "0X"):
+                self._listed_paths.setdefault((listed.chain_name, listed.trace, listed.origin_denom.lower()),
+                                              self._instances[key])
 
         self._links: dict[tuple[str, str], list[tuple[str, str, tuple[str, str]]]] = {}
         for link in data.links:
@@ -179,6 +204,7 @@ class Engine:
                     table = best
                 elif end.port.startswith("wasm.") and end.counterparty_port == "transfer":
                     table = best_wasm
+                    self._wasm_ends.setdefault((chain, end.port), []).append((rank, end))
                 else:
                     continue
                 if pair not in table or rank < table[pair][0]:
@@ -186,8 +212,64 @@ class Engine:
         self._canonical = {k: v[1] for k, v in best.items()}
         self._canonical_wasm = {k: v[1] for k, v in best_wasm.items()}
 
+    def _index_contract_tokens(self) -> dict[tuple[str, str], dict[str, ChannelEnd]]:
+        """Every contract token native to a chain -> neighbour -> the channel end it leaves over.
+
+        Only ``wasm.`` ports named by an ``ibc-cw20`` trace of that token (anywhere in the registry)
+        carry it; among those channels towards one neighbour the usual canonical rank decides.
+        """
+        ports: dict[tuple[str, str], set[str]] = {}
+        for listed in self.data.listed.values():
+            for t in listed.traces:
+                cp = t.get("counterparty")
+                if t.get("type") != "ibc-cw20" or not isinstance(cp, dict):
+                    continue
+                chain, base, port = cp.get("chain_name"), cp.get("base_denom"), cp.get("port")
+                if isinstance(chain, str) and isinstance(base, str) and isinstance(port, str) \
+                        and port.startswith("wasm."):
+                    ports.setdefault((chain, denom_key(base)), set()).add(port)
+        tables: dict[tuple[str, str], dict[str, ChannelEnd]] = {}
+        for key, listed in self.data.listed.items():
+            if not listed.trace and (listed.type_asset in CONTRACT_TYPES or listed.denom.startswith("cw20:")):
+                tables[key] = {}
+        for key, names in ports.items():
+            if key not in tables and not key[1].startswith("cw20:"):
+                continue  # a trace naming a wasm. port for a bank denom: not a contract token
+            best: dict[str, tuple[tuple[int, int, int, int], ChannelEnd]] = {}
+            for port in names:
+                for rank, end in self._wasm_ends.get((key[0], port), ()):
+                    current = best.get(end.counterparty_chain)
+                    if current is None or rank < current[0]:
+                        best[end.counterparty_chain] = (rank, end)
+            tables[key] = {dest: best[dest][1] for dest in sorted(best)}
+        return tables
+
+    def _contract_table(self, root: Asset) -> dict[str, ChannelEnd] | None:
+        """Neighbour -> channel end for a native contract token; ``None`` for a bank coin (or a voucher)."""
+        if root.trace:
+            return None
+        table = self._contract_tables.get((root.chain_name, denom_key(root.denom)))
+        if table is None and root.denom.startswith("cw20:"):
+            return _NO_CHANNELS
+        return table
+
+    def is_contract_token(self, asset: Asset) -> bool:
+        """Whether *asset* is a native contract token (CW20, SNIP-20/25, ``cw20:`` base; SPEC §2)."""
+        return self._contract_table(asset) is not None
+
+    def channel_for(self, root: Asset, chain: str) -> ChannelEnd | None:
+        """The channel end the native *root* leaves over towards *chain* (its canonical one)."""
+        table = self._contract_table(root)
+        if table is not None:
+            return table.get(chain)
+        return self._canonical.get((root.chain_name, chain))
+
     def canonical_channel(self, a: str, b: str, *, cw20: bool = False) -> ChannelEnd | None:
-        """The canonical channel end on *a* towards *b* (the ``wasm.`` one for CW20 natives)."""
+        """The canonical channel end on *a* towards *b*; ``cw20=True``: the best-ranked ``wasm.`` one.
+
+        Routing of contract tokens does not use the ``wasm.`` one: each token has its own channels
+        (:meth:`channel_for`); this is the pair-level view that the network pages draw.
+        """
         return (self._canonical_wasm if cw20 else self._canonical).get((a, b))
 
     def chain_id(self, name: str) -> str:
@@ -267,6 +349,10 @@ class Engine:
 
     def instance(self, chain: str, trace: str, origin_chain: str, origin_denom: str) -> Asset:
         """The instance of an origin asset on *chain* with *trace*: listed if listed, else derived."""
+        if trace and origin_denom[:2] in ("0x", "0X"):
+            spelled = self._listed_paths.get((chain, trace, origin_denom.lower()))
+            if spelled is not None:
+                return spelled
         denom = ibc_denom(trace, origin_denom)
         key = (chain, denom_key(denom))
         found = self._instances.get(key)
@@ -309,26 +395,18 @@ class Engine:
         if chain in self.routable:
             for neighbour in self.neighbours.get(chain, ()):
                 end = self._canonical[(neighbour, chain)]
-                for native in self.natives.get(neighbour, ()):
-                    if native.is_cw20:
-                        continue
+                for native in self._bank_natives.get(neighbour, ()):
                     v = self.instance(chain, f"transfer/{end.counterparty_channel_id}", neighbour, native.denom)
                     seen.setdefault(v.denom, v)
-            for neighbour in self._wasm_sources(chain):
-                end = self._canonical_wasm[(neighbour, chain)]
-                for native in self.natives.get(neighbour, ()):
-                    if native.is_cw20:
-                        v = self.instance(chain, f"transfer/{end.counterparty_channel_id}", neighbour, native.denom)
-                        seen.setdefault(v.denom, v)
+            for native, end in self._contract_arrivals.get(chain, ()):
+                v = self.instance(chain, f"transfer/{end.counterparty_channel_id}", native.chain_name, native.denom)
+                seen.setdefault(v.denom, v)
         ordered = tuple(sorted(seen.values(), key=_held_order))
         with self._lock:
             if chain not in self._held:
                 self._held_index[chain] = {denom_key(a.denom): a for a in ordered}
                 self._held[chain] = ordered
         return self._held[chain]
-
-    def _wasm_sources(self, chain: str) -> list[str]:
-        return sorted(a for (a, b) in self._canonical_wasm if b == chain)
 
     # -- unwinding and canonical representations --------------------------------------------
 
@@ -343,11 +421,16 @@ class Engine:
         while current.trace and len(steps) < 16:
             port, channel, *rest = current.trace.split("/")
             end = self.data.ends.get(current.chain_name, {}).get(channel)
-            if (end is None or end.port != port or not end.channel.usable
-                    or end.counterparty_chain not in self.routable or current.chain_name not in self.routable):
+            if end is None or end.port != port:
+                break  # not an IBC channel (an IBC v2 client, a bridge): only a bridge leaves from here
+            if not end.channel.usable or end.counterparty_chain not in self.routable \
+                    or current.chain_name not in self.routable:
+                # Stuck part-way: no origin, so no IBC route at all (SPEC §3).
+                stages, steps = [asset], []
                 break
             nxt = self.instance(end.counterparty_chain, "/".join(rest), current.origin_chain_name, current.origin_denom)
-            steps.append(_Step(current.chain_name, nxt.chain_name, "IBC", channel, end.counterparty_channel_id, nxt))
+            steps.append(_Step(current.chain_name, nxt.chain_name, "IBC", channel, end.counterparty_channel_id, nxt,
+                               end.counterparty_port.startswith("wasm.")))
             stages.append(nxt)
             current = nxt
         result = _Unwind(tuple(stages), tuple(steps), {id(s): i for i, s in enumerate(stages)})
@@ -370,18 +453,19 @@ class Engine:
             return root, None
         if root.trace:
             return None  # a bridge-landed voucher: only multi-hop vouchers could go further
-        end = self.canonical_channel(root.chain_name, chain, cw20=root.is_cw20)
+        end = self.channel_for(root, chain)
         if end is None:
             return None
         dest = self.instance(chain, f"transfer/{end.counterparty_channel_id}", root.chain_name, root.denom)
-        return dest, _Step(root.chain_name, chain, "IBC", end.channel_id, end.counterparty_channel_id, dest)
+        return dest, _Step(root.chain_name, chain, "IBC", end.channel_id, end.counterparty_channel_id, dest,
+                           end.counterparty_port.startswith("wasm."))
 
     def reach(self, root: Asset) -> tuple[str, ...]:
         """Chains where *root* has a canonical representation (its own chain first)."""
         if root.trace or root.chain_name not in self.routable:
             return (root.chain_name,)
-        table = self.wasm_neighbours if root.is_cw20 else self.neighbours
-        others = table.get(root.chain_name, ())
+        table = self._contract_table(root)
+        others = self.neighbours.get(root.chain_name, ()) if table is None else tuple(table)
         return (root.chain_name, *others)
 
     # -- bridges -----------------------------------------------------------------------------
@@ -443,15 +527,19 @@ class Engine:
         out: dict[str, Route] = {}
         if source.chain_name not in self.routable:
             return out
-        cw20_native = source.is_cw20 and not source.trace
-        table = self._canonical_wasm if cw20_native else self._canonical
-        for (a, b), end in table.items():
-            if a != source.chain_name:
-                continue
+        contract = self._contract_table(source)
+        ends: Iterable[ChannelEnd]
+        if contract is not None:
+            ends = contract.values()
+        else:
+            ends = [end for (a, _b), end in self._canonical.items() if a == source.chain_name]
+        for end in ends:
+            a, b = end.chain, end.counterparty_chain
             trace = send_trace(source.trace, local_channel=end.channel_id, remote_channel=end.counterparty_channel_id,
                                local_port=end.port, remote_port=end.counterparty_port)
             dest = self.instance(b, trace, source.origin_chain_name, source.origin_denom)
-            step = _Step(a, b, "IBC", end.channel_id, end.counterparty_channel_id, dest)
+            step = _Step(a, b, "IBC", end.channel_id, end.counterparty_channel_id, dest,
+                         end.counterparty_port.startswith("wasm."))
             out[b] = self._route(source, dest, (step,))
         return out
 
@@ -547,7 +635,7 @@ class Engine:
             pfm = self._pfm
             txs = 1
             for step in steps[:-1]:
-                if step.to_chain not in pfm:
+                if step.to_chain not in pfm or step.into_wasm:
                     txs += 1
             return Route(source, dest, txs, _IBC_ONLY, len(steps), len(steps), steps, self)
         ops, new_ops, new_txs = self._flags(steps)
@@ -577,6 +665,8 @@ class Engine:
             new_op = j == 0 or ops[j] == "IBC" or ops[j] != ops[j - 1]
             if j == 0:
                 new_tx = True
+            elif steps[j - 1].into_wasm:
+                new_tx = True  # a contract token came home over a wasm. port: no PFM there
             elif not new_op:
                 new_tx = False
             elif ops[j - 1] == "IBC":

@@ -62,10 +62,13 @@ def _asset(base: str, symbol: str, *, type_asset: str = "sdk.coin", **extra: Any
 
 
 def _voucher(symbol: str, path: str, cp_chain: str, cp_denom: str, *, trace_type: str = "ibc",
-             **extra: Any) -> dict[str, Any]:
+             cp_port: str | None = None, **extra: Any) -> dict[str, Any]:
     pairs, tail = split_path(path)
+    counterparty = {"chain_name": cp_chain, "base_denom": cp_denom, "channel_id": "channel-0"}
+    if cp_port is not None:  # an ibc-cw20 trace names the CW20-ICS20 port its token leaves by (SPEC §2)
+        counterparty["port"] = cp_port
     trace = {"type": trace_type,
-             "counterparty": {"chain_name": cp_chain, "base_denom": cp_denom, "channel_id": "channel-0"},
+             "counterparty": counterparty,
              "chain": {"channel_id": pairs[1] if pairs else "", "path": path}}
     return _asset(ar.ibc_denom("/".join(pairs), tail), symbol, type_asset="ics20", traces=[trace], **extra)
 
@@ -105,7 +108,7 @@ def clean_base() -> dict[str, Any]:
             "beta",
             _asset("ubeta", "BETA"),
             _voucher("ALPHA", "transfer/channel-7/ualpha", "alpha", "ualpha"),
-            _voucher("CWT", f"transfer/channel-11/{CW20}", "alpha", CW20, trace_type="ibc-cw20"),
+            _voucher("CWT", f"transfer/channel-11/{CW20}", "alpha", CW20, trace_type="ibc-cw20", cp_port=ICS20_PORT),
         ),
         "gamma/chain.json": _chain("gamma", "gamma-1"),
         "gamma/assetlist.json": _assetlist(
