@@ -14,6 +14,17 @@ compatible service (:mod:`assetroute_core.client`) and on the command line
 (``python -m assetroute_core``).
 """
 
+from ._diff import (
+    AssetChange,
+    ChainChange,
+    ChainRouteSummary,
+    ChannelChange,
+    OverlayChange,
+    PairChange,
+    PfmChange,
+    RegistryDiff,
+    RegistryMeasures,
+)
 from ._exceptions import (
     AssetRouteError,
     FetchError,
@@ -46,6 +57,7 @@ from ._models import (
 from ._overlay import Overlay, load_overlay
 from ._registry import Registry, load_registry
 from ._results import AssetPair, BetweenChainsResult, DestAsset, FromSourceResult
+from ._whatif import WhatIf
 
 __version__ = "0.1.0"
 
@@ -55,12 +67,16 @@ __all__ = [
     "PINNED_COMMIT",
     "RECOMMENDATION_REASONS",
     "Asset",
+    "AssetChange",
     "AssetPair",
     "AssetRouteError",
     "BetweenChainsResult",
     "BridgeLink",
     "Chain",
+    "ChainChange",
+    "ChainRouteSummary",
     "Channel",
+    "ChannelChange",
     "ChannelEnd",
     "DestAsset",
     "FetchError",
@@ -71,11 +87,16 @@ __all__ = [
     "MethodNotAllowedError",
     "NotFoundError",
     "Overlay",
+    "OverlayChange",
     "OverlayError",
+    "PairChange",
     "PayloadTooLargeError",
+    "PfmChange",
     "Provenance",
     "QualityIssue",
     "Registry",
+    "RegistryDiff",
+    "RegistryMeasures",
     "RegistrySourceError",
     "RemoteServiceError",
     "RequestError",
@@ -83,6 +104,7 @@ __all__ = [
     "Route",
     "SwapVenue",
     "UnsafeArchiveError",
+    "WhatIf",
     "ibc_denom",
     "load_overlay",
     "load_registry",

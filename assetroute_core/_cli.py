@@ -13,6 +13,14 @@
           [--max-body-bytes N] [--no-access-log] [--lookup-timeout S] [--lookup-threads N]
           [--response-cache-bytes N] [--timeout-idle S] [--timeout-header S] [--timeout-body S]
           [--limit-concurrency N] [--max-header-bytes N]
+    diff OLD NEW [--include-no-metadata-assets] [--include-cw20-assets] [--include-evm-assets]
+                 [--allow-multi-tx] [--pairs N] [--json]
+    what-if [--pfm CHAIN=on|off ...] [--close-channel CHAIN:CHANNEL|CHAIN/CHAIN ...]
+            [--bridge-forwards KIND=on|off ...] [flags as for diff] [--pairs N] [--json] [--registry SOURCE]
+
+``diff`` and ``what-if`` print what changed (see :mod:`assetroute_core._diff`); their ``--json`` is
+:meth:`RegistryDiff.to_json` (plus the scenario for ``what-if``). OLD and NEW are registry sources
+as for ``--registry``: a directory, an archive, a URL, or ``cosmos/chain-registry@<commit>``.
 
 Lookups run on a registry loaded here (``--registry``; default: ``$ASSETROUTE_REGISTRY``, else the
 pinned archive) or on a compatible service (``--base-url``).
@@ -366,6 +374,122 @@ class _UsageError(Exception):
     """A command-line value that argparse cannot check itself (exit code 2)."""
 
 
+_DIFF_FLAGS = ("include_no_metadata_assets", "include_cw20_assets", "include_evm_assets", "allow_multi_tx")
+
+
+def _on_off(text: str, option: str) -> tuple[str, bool]:
+    name, sep, value = text.rpartition("=")
+    state = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False}.get(value.lower())
+    if not sep or not name or state is None:
+        raise _UsageError(f"{option} expects NAME=on|off, got {text!r}")
+    return name, state
+
+
+def _diff_progress(label: str) -> Any:
+    """A progress line on stderr when it is a terminal, else nothing."""
+    if not sys.stderr.isatty():
+        return None
+
+    def report(done: int, total: int) -> None:
+        end = "\n" if done == total else ""
+        print(f"\r{label}: {done}/{total} source chains", end=end, file=sys.stderr, flush=True)
+
+    return report
+
+
+def _print_diff(diff: Any, pairs_shown: int) -> None:
+    data = diff.to_dict()
+    print(f"old: {data['old']['source']}" + (f" @ {data['old']['commit']}" if data["old"]["commit"] else ""))
+    print(f"new: {data['new']['source']}" + (f" @ {data['new']['commit']}" if data["new"]["commit"] else ""))
+    flags = [name for name, on in data["flags"].items() if on]
+    print(f"flags: {', '.join(flags) or 'default'}")
+    if diff.is_empty:
+        print("no change")
+        return
+    chains = data["chains"]
+    rows = [[kind, str(len(chains[kind])), ", ".join(chains[kind][:12]) + (" …" if len(chains[kind]) > 12 else "")]
+            for kind in ("added", "removed", "killed", "revived")]
+    rows.append(["channels opened", str(data["channels"]["opened"]), ""])
+    rows.append(["channels closed", str(data["channels"]["closed"]), ""])
+    rows.append(["assets listed", str(data["assets"]["listed"]), ""])
+    rows.append(["assets delisted", str(data["assets"]["delisted"]), ""])
+    rows.append(["pfm changes", str(len(data["pfm"])),
+                 ", ".join(f"{p['chain_id']} {'on' if p['new'] else 'off'}" for p in data["pfm"][:12])])
+    rows.append(["overlay changes", str(len(data["overlay"])), ""])
+    print(table(None, rows))
+    r = data["routes"]
+    print()
+    print(f"routes over {r['chain_pairs_compared']} ordered chain pairs ({r['chains_compared']} chains in both): "
+          f"{r['pairs_old']} → {r['pairs_new']} asset pairs; gained {r['pairs_gained']}, lost {r['pairs_lost']}, "
+          f"changed {r['pairs_changed']}")
+    moved = [s for s in r["per_chain"] if s["gained_out"] or s["lost_out"] or s["changed_out"]
+             or s["gained_in"] or s["lost_in"] or s["changed_in"]]
+    moved.sort(key=lambda s: (-(s["gained_out"] + s["lost_out"] + s["changed_out"] + s["gained_in"]
+                                + s["lost_in"] + s["changed_in"]), s["chain_id"]))
+    if moved:
+        print(table(["CHAIN", "OUT +", "OUT -", "OUT ~", "IN +", "IN -", "IN ~"],
+                    [[s["chain_id"], *(str(s[k]) for k in ("gained_out", "lost_out", "changed_out", "gained_in",
+                                                          "lost_in", "changed_in"))] for s in moved[:25]]))
+    if pairs_shown > 0 and diff.pairs:
+        print()
+        print(f"first {min(pairs_shown, len(diff.pairs))} of {len(diff.pairs)} changed pairs:")
+        rows = []
+        for p in diff.pairs[:pairs_shown]:
+            before = "" if p.old_txs_required is None else f"{p.old_txs_required} tx {'+'.join(p.old_bridges or ())}"
+            after = "" if p.new_txs_required is None else f"{p.new_txs_required} tx {'+'.join(p.new_bridges or ())}"
+            rows.append([p.change, p.source_chain_id, p.dest_chain_id, p.symbol or "?", shorten(p.source_denom),
+                         before, after])
+        print(table(["CHANGE", "SOURCE", "DEST", "SYMBOL", "DENOM", "BEFORE", "AFTER"], rows))
+
+
+def _cmd_diff(args: argparse.Namespace) -> int:
+    from ._registry import load_registry
+
+    if args.pairs < 0:
+        raise _UsageError(f"--pairs must be 0 or more, got {args.pairs}")
+    old = load_registry(args.old)
+    new = load_registry(args.new)
+    flags = {name: getattr(args, name) for name in _DIFF_FLAGS}
+    diff = old.diff(new, progress=_diff_progress("diff"), **flags)
+    if args.json:
+        _write_bytes(diff.to_json())
+    else:
+        _print_diff(diff, args.pairs)
+    return 0
+
+
+def _cmd_what_if(args: argparse.Namespace) -> int:
+    from ._registry import load_registry
+
+    if args.pairs < 0:
+        raise _UsageError(f"--pairs must be 0 or more, got {args.pairs}")
+    pfm = dict(_on_off(text, "--pfm") for text in args.pfm)
+    forwarding = dict(_on_off(text, "--bridge-forwards") for text in args.bridge_forwards)
+    if not (pfm or args.close_channel or forwarding):
+        raise _UsageError("what-if needs at least one change: --pfm, --close-channel or --bridge-forwards")
+    registry = load_registry(args.registry)
+    scenario = registry.with_changes(pfm=pfm, closed_channels=args.close_channel, forwarding_bridges=forwarding)
+    flags = {name: getattr(args, name) for name in _DIFF_FLAGS}
+    diff = registry.diff(scenario, progress=_diff_progress("what-if"), **flags)
+    assert scenario.what_if is not None
+    if args.json:
+        body = diff.to_dict()
+        body["scenario"] = scenario.what_if.to_dict()
+        _write_bytes(dumps(body))
+    else:
+        print(f"scenario: {scenario.what_if.describe()}")
+        _print_diff(diff, args.pairs)
+    return 0
+
+
+def _add_diff_flags(parser: argparse.ArgumentParser) -> None:
+    for name in _DIFF_FLAGS:
+        parser.add_argument("--" + name.replace("_", "-"), action="store_true", dest=name)
+    parser.add_argument("--pairs", type=int, default=20, metavar="N",
+                        help="how many changed asset pairs to list in the text output (default 20)")
+    parser.add_argument("--json", action="store_true", help="print the whole diff as JSON (no trailing newline)")
+
+
 # -- parser ----------------------------------------------------------------------------------
 
 
@@ -471,6 +595,24 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                    help="largest request head (request line and headers); larger: 431 (default 16384)")
     _add_source(p, remote=False)
     p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser("diff", help="what changed between two registries (chains, channels, assets, routes)")
+    p.add_argument("old", metavar="OLD", help="registry source: directory, archive, URL or owner/repo@<commit>")
+    p.add_argument("new", metavar="NEW", help="registry source, as OLD")
+    _add_diff_flags(p)
+    p.set_defaults(func=_cmd_diff)
+
+    p = sub.add_parser("what-if", help="what would change under other PFM, channel or bridge assumptions")
+    p.add_argument("--pfm", metavar="CHAIN=on|off", action="append", default=[],
+                   help="turn packet forwarding on or off on a chain (repeatable)")
+    p.add_argument("--close-channel", metavar="CHAIN:CHANNEL", action="append", default=[],
+                   help="close a channel (CHAIN_ID:channel-N) or every channel between two chains "
+                        "(CHAIN_ID/CHAIN_ID) (repeatable)")
+    p.add_argument("--bridge-forwards", metavar="KIND=on|off", action="append", default=[],
+                   help="whether a bridge kind forwards onward in the same transaction (repeatable)")
+    _add_diff_flags(p)
+    _add_source(p, remote=False)
+    p.set_defaults(func=_cmd_what_if)
     return parser
 
 

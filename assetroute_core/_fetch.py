@@ -7,6 +7,12 @@ A *registry source* is one of:
   single sub-directory (a GitHub archive unpacks to ``chain-registry-<sha>/``);
 * a local **archive** (``.tar.gz``, ``.tgz``, ``.tar``, ``.zip``), unpacked into the cache;
 * an **http(s) URL** of such an archive, downloaded once into the cache, then unpacked;
+* a **commit** ``owner/repo@<40 hex digits>`` (``cosmos/chain-registry@627bbab9…``): GitHub's archive of
+  that commit, ``https://github.com/<owner>/<repo>/archive/<commit>.tar.gz``, downloaded and cached like
+  any URL (``$ASSETROUTE_GITHUB_URL`` replaces ``https://github.com``, e.g. for a mirror).  Only full
+  commits are accepted: a short commit, branch or tag names something that can move, and the cache
+  keeps a download forever, so those are refused with a :class:`RegistrySourceError`.  A path that
+  exists on disk wins over this reading of the same string;
 * nothing: the ``ASSETROUTE_REGISTRY`` environment variable if set, else the pinned GitHub archive
   :data:`PINNED_ARCHIVE_URL`.
 
@@ -75,10 +81,12 @@ from assetroute_core._exceptions import (
 __all__ = [
     "CACHE_ENV_VAR",
     "ENV_VAR",
+    "GITHUB_ENV_VAR",
     "PINNED_ARCHIVE_URL",
     "PINNED_COMMIT",
     "ProgressCallback",
     "ResolvedSource",
+    "commit_archive_url",
     "default_cache_dir",
     "resolve_source",
 ]
@@ -94,6 +102,9 @@ ENV_VAR = "ASSETROUTE_REGISTRY"
 
 CACHE_ENV_VAR = "ASSETROUTE_CACHE_DIR"
 """Environment variable overriding :func:`default_cache_dir`."""
+
+GITHUB_ENV_VAR = "ASSETROUTE_GITHUB_URL"
+"""Environment variable replacing ``https://github.com`` in the archive URL of a commit source."""
 
 ProgressCallback: TypeAlias = Callable[[int, int | None], None]
 """Called as ``progress(bytes_done, bytes_total)`` while downloading; the total is ``None`` if unknown."""
@@ -115,6 +126,8 @@ _DOC_COMMIT_RE = re.compile(
     r"\bcommit\b[^\n]*?(?<![0-9a-fA-F])([0-9a-fA-F]{40})(?![0-9a-fA-F])", re.IGNORECASE
 )
 _COMMIT_DOCS = ("SNAPSHOT.md", "README.md", "README")
+_COMMIT_SOURCE_RE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})@(.*)$", re.DOTALL)
+_FULL_COMMIT_RE = re.compile(r"^[0-9a-fA-F]{40}$")
 _CHUNK = 1 << 20
 
 
@@ -127,7 +140,8 @@ class ResolvedSource:
         source: What was asked for, as a string (a path or URL); for the default, the environment
             variable's value or :data:`PINNED_ARCHIVE_URL`.
         kind: ``"directory"`` (used in place), ``"archive"`` (a local archive, unpacked into the
-            cache) or ``"url"`` (downloaded, then unpacked into the cache).
+            cache), ``"url"`` (downloaded, then unpacked into the cache) or ``"commit"`` (an
+            ``owner/repo@<commit>`` source: GitHub's archive of that commit, as for ``"url"``).
         commit: The chain-registry commit (40 lowercase hex digits) if known: from a
             ``chain-registry-<sha>`` folder, an archive named after the commit, or a ``SNAPSHOT.md``
             / ``README`` line mentioning "commit"; else ``None``.
@@ -165,7 +179,8 @@ def resolve_source(
     """Resolve ``source`` to a local directory in the chain-registry layout.
 
     Args:
-        source: A directory, a ``.tar.gz``/``.tgz``/``.tar``/``.zip`` file, or an http(s) URL of one.
+        source: A directory, a ``.tar.gz``/``.tgz``/``.tar``/``.zip`` file, an http(s) URL of one, or a
+            commit ``owner/repo@<40-hex commit>`` (GitHub's archive of that commit).
             ``None`` means ``$ASSETROUTE_REGISTRY`` if set and non-empty, else :data:`PINNED_ARCHIVE_URL`.
             A :class:`os.PathLike` is always a path, never a URL.
         cache_dir: Where archives are downloaded and unpacked; default :func:`default_cache_dir`.
@@ -215,6 +230,10 @@ def resolve_source(
         return _resolve_url(text, cache, limits, progress, transport)
 
     path = Path(text).expanduser()
+    if isinstance(source, str) and not path.exists():
+        commit_url = commit_archive_url(text)
+        if commit_url is not None:
+            return _resolve_commit(text, commit_url, cache, limits, progress, transport)
     if path.is_dir():
         root = _find_root(path, text)
         commit = _detect_commit(root, names=(), doc_dirs=(root, path))
@@ -230,6 +249,54 @@ def resolve_source(
             f"registry source {text!r} is neither a directory nor a regular file"
         )
     raise RegistrySourceError(f"registry source {text!r} does not exist")
+
+
+def commit_archive_url(text: str) -> tuple[str, str] | None:
+    """``(archive URL, commit)`` of a commit source ``owner/repo@<commit>``; ``None`` for other strings.
+
+    >>> commit_archive_url("cosmos/chain-registry@" + "ab" * 20)[0]
+    'https://github.com/cosmos/chain-registry/archive/abababababababababababababababababababab.tar.gz'
+    >>> commit_archive_url("cosmos/chain-registry@627bbab")
+    Traceback (most recent call last):
+    ...
+    assetroute_core._exceptions.RegistrySourceError: commit '627bbab' in registry source ... is not a full commit...
+
+    Raises:
+        RegistrySourceError: The string has the form but the part after ``@`` is not 40 hex digits.
+    """
+    match = _COMMIT_SOURCE_RE.match(text.strip())
+    if match is None:
+        return None
+    owner, repo, commit = match.groups()
+    if not _FULL_COMMIT_RE.match(commit):
+        shown = commit if len(commit) <= 60 else commit[:57] + "..."
+        raise RegistrySourceError(
+            f"commit {shown!r} in registry source {text[:120]!r} is not a full commit: give all 40 hex "
+            "digits (a short commit, branch or tag can move, and a downloaded archive is cached for good)"
+        )
+    base = os.environ.get(GITHUB_ENV_VAR, "").strip().rstrip("/") or "https://github.com"
+    commit = commit.lower()
+    return f"{base}/{owner}/{repo}/archive/{commit}.tar.gz", commit
+
+
+def _resolve_commit(
+    text: str,
+    commit_url: tuple[str, str],
+    cache: Path,
+    limits: _Limits,
+    progress: ProgressCallback | None,
+    transport: httpx.BaseTransport | None,
+) -> ResolvedSource:
+    url, commit = commit_url
+    try:
+        resolved = _resolve_url(url, cache, limits, progress, transport)
+    except FetchError as exc:
+        raise FetchError(f"registry source {text!r}: {exc}") from exc
+    if resolved.commit is not None and resolved.commit != commit:
+        raise RegistrySourceError(
+            f"registry source {text!r}: the archive downloaded from {url} holds commit {resolved.commit}"
+        )
+    return ResolvedSource(resolved.root, text, "commit", commit, resolved.archive_sha256)
 
 
 @dataclass(frozen=True)

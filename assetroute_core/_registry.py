@@ -13,10 +13,11 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from ._diff import DiffProgress, RegistryDiff, RegistryMeasures, diff_registries, registry_measures
 from ._exceptions import NotFoundError
 from ._fetch import ProgressCallback, resolve_source
 from ._loader import read_registry
@@ -27,6 +28,7 @@ from ._models import Asset, BridgeLink, Chain, Channel, ChannelEnd, Provenance, 
 from ._overlay import Overlay, load_overlay
 from ._results import BetweenChainsResult, FromSourceResult
 from ._routing import Engine
+from ._whatif import WhatIf, apply_changes
 
 __all__ = ["Registry", "load_registry"]
 
@@ -42,6 +44,10 @@ class Registry:
     quality: tuple[QualityIssue, ...]
     overlay: Overlay
     _engine: Engine = field(repr=False)
+    what_if: WhatIf | None = None
+    """The changed assumptions when this registry was made by :meth:`with_changes`, else ``None``."""
+    base: Registry | None = field(default=None, repr=False)
+    """The registry :meth:`with_changes` was called on, else ``None``."""
 
     # -- lookups ---------------------------------------------------------------------------
 
@@ -134,6 +140,49 @@ class Registry:
     def bridge_links(self) -> tuple[BridgeLink, ...]:
         """Bridge links read from traces, plus the CCTP family."""
         return tuple(self._engine.data.links)
+
+    # -- history and what-if -------------------------------------------------------------------
+
+    def diff(self, other: Registry, *, progress: DiffProgress | None = None, **flags: bool) -> RegistryDiff:
+        """What changed from this registry to *other*: chains, channels, listings, PFM, overlay, and
+        the route level under the flags of :meth:`assets_between_chains` (default: all false).
+
+        Raises :class:`~assetroute_core.InvalidArgumentError` for an unknown or non-boolean flag.
+        """
+        return diff_registries(self, other, progress=progress, **flags)
+
+    def with_changes(
+        self,
+        *,
+        pfm: Mapping[str, bool] | None = None,
+        closed_channels: Iterable[str | tuple[str, str]] = (),
+        forwarding_bridges: Mapping[str, bool] | Iterable[str] | None = None,
+    ) -> Registry:
+        """This registry under changed assumptions, sharing its data (nothing is copied or reloaded).
+
+        ``pfm`` maps chain-ids to PFM on/off; ``closed_channels`` names channels as
+        ``CHAIN_ID:CHANNEL_ID`` or every channel between two chains as ``CHAIN_ID/CHAIN_ID``;
+        ``forwarding_bridges`` maps bridge kinds to whether they forward onward (a plain list
+        means "forwards"). Compare with ``registry.diff(registry.with_changes(...))``.
+
+        >>> reg = load_registry(os.environ.get("ASSETROUTE_REGISTRY", "../shared/chain-registry"))
+        >>> off = reg.with_changes(pfm={"cosmoshub-4": False})
+        >>> atom = "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2"
+        >>> def txs(r):
+        ...     pairs = r.assets_between_chains("osmosis-1", "neutron-1", allow_multi_tx=True)
+        ...     return next(p.txs_required for p in pairs if p.asset_on_source.denom == atom)
+        >>> txs(reg), txs(off)
+        (1, 2)
+
+        Raises :class:`~assetroute_core.InvalidArgumentError` naming an unknown chain, channel or
+        bridge kind.
+        """
+        return apply_changes(self, pfm=pfm, closed_channels=closed_channels, forwarding_bridges=forwarding_bridges)
+
+    def measures(self, *, progress: DiffProgress | None = None) -> RegistryMeasures:
+        """Headline figures (routable chains, listed assets, single-transaction share, largest
+        connected group of chains) for a time series of versions."""
+        return registry_measures(self, progress=progress)
 
     @property
     def engine(self) -> Engine:
