@@ -3,7 +3,7 @@
 Every page is run against the real registry snapshot: forms are filled with real chains and
 assets and submitted, and the rendered results are compared with the lookups themselves.
 Bad links must produce a message, never an exception.  The URL-state, escaping and table
-helpers of :mod:`assetroute_core.dashboard` are tested directly at the end.
+helpers of :mod:`assetroute_app` are tested directly at the end.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from assetroute_core import Registry, load_registry
-from assetroute_core.dashboard import (
+from assetroute_app import (
     FROM_SOURCE_COLUMNS,
     BetweenQuery,
     FromSourceQuery,
@@ -30,6 +29,7 @@ from assetroute_core.dashboard import (
     safe_logo,
     validate_base_url,
 )
+from assetroute_core import Registry, load_registry
 from assetroute_core.network import chain_graph
 
 REPO = Path(__file__).resolve().parents[1]
@@ -101,9 +101,21 @@ def test_sidebar_shows_provenance_counts_and_quality(make_app: MakeApp, registry
     assert counts["Routable chains"] == str(dict(p.counts)["routable_chains"])
     labels = [e.label for e in at.sidebar.expander]
     assert f"Data-quality warnings ({len(registry.quality)})" in labels
-    quality = next(d.value for d in at.sidebar.dataframe if list(d.value.columns) == ["file", "problem", "action"])
-    assert len(quality) == len(registry.quality)
-    assert quality.iloc[0]["file"] == registry.quality[0].file
+    quality = next(d.value for d in at.sidebar.dataframe if {"severity", "file", "problem", "action"} <= set(
+        d.value.columns))
+    # only the first QUALITY_SHOWN issues reach the page, most severe first; the rest is a download
+    assert len(quality) == min(len(registry.quality), 20) and len(registry.quality) > 20
+    severity = [getattr(q, "severity", "warning") for q in registry.quality]
+    rank = {"error": 0, "warning": 1, "info": 2}
+    first = min(range(len(severity)), key=lambda i: (rank[severity[i]], i))
+    assert quality.iloc[0]["file"] == registry.quality[first].file
+    assert list(quality["severity"]) == sorted(quality["severity"], key=rank.__getitem__)
+    side_text = "\n".join(m.value for m in at.sidebar.markdown)
+    for level in ("error", "warning", "info"):
+        n = severity.count(level)
+        assert (f"**{n}** {level}" in side_text) == (n > 0)
+    downloads = {b.label for b in at.sidebar.get("download_button")}
+    assert {"CSV", "JSON"} <= downloads, downloads
     assert [r.label for r in at.sidebar.radio] == ["Answer lookups with"]
 
 
@@ -141,7 +153,7 @@ def test_between_chains_form(make_app: MakeApp, registry: Registry) -> None:
                                      "allow_multi_tx": "true"}
     # exact API response and downloads
     assert json.loads(at.main.json[0].value) == json.loads(expected.to_json())
-    assert [b.label for b in at.download_button] == ["Download CSV", "Download JSON"]
+    assert [b.label for b in at.main.get("download_button")] == ["Download CSV", "Download JSON"]
     # the bridge path of the first row is drawn, with its channel
     graphs = iframes(at)
     assert len(graphs) == 1 and "new vis.Network(" in graphs[0]
@@ -220,7 +232,10 @@ def test_from_source_form(make_app: MakeApp, registry: Registry) -> None:
     assert m["Destination chains"] == str(len(chains))
     rows = table(at, "fs_table")
     assert list(rows["denom"]) == [d.asset.denom for d in expected]
-    assert list(rows["group"]) == [k for k, items in expected.groups for _ in items]
+    # group labels name chains as the pickers do: pretty name with the chain-id beside it
+    pickers = at.selectbox(key="fs_chain")
+    assert list(rows["group"]) == [pickers.format_func(k) for k, items in expected.groups for _ in items]
+    assert rows["group"][0].endswith(f" · {expected.groups[0][0]}")
     assert set(rows["bridges"]) >= {"IBC", "CCTP"}
     graph = iframes(at)[0]
     assert "42161" in graph and "channel-1" in graph
@@ -470,3 +485,36 @@ def test_between_table_uses_api_fields_only(registry: Registry) -> None:
 
     remote = BetweenChainsResult.from_api(result.to_api())
     pd.testing.assert_frame_equal(between_table(result), between_table(remote))
+
+
+def test_quality_report_helpers_order_cap_and_export() -> None:
+    from dataclasses import dataclass
+
+    from assetroute_app import quality_counts, quality_csv, quality_json, quality_rows
+    from assetroute_core import QualityIssue
+
+    @dataclass(frozen=True)
+    class Graded:  # the loader's issue with the severity/kind fields it is gaining
+        file: str
+        problem: str
+        action: str
+        severity: str
+        kind: str = ""
+
+    issues = [QualityIssue("a.json", "p0", "skipped"),  # no severity field: counted as a warning
+              *(Graded(f"f{i}.json", f"p{i}", "kept", s, "k") for i, s in
+                enumerate(["info", "error", "warning", "error", "bogus"] * 10, start=1))]
+    counts = quality_counts(issues)
+    assert counts == {"error": 20, "warning": 21, "info": 10}  # an unknown severity counts as a warning
+    rows = quality_rows(issues, limit=25)
+    assert len(rows) == 25
+    assert [r["severity"] for r in rows[:20]] == ["error"] * 20
+    assert [r["file"] for r in rows[:3]] == ["f2.json", "f4.json", "f7.json"]  # report order within a severity
+    assert rows[20]["file"] == "a.json" and rows[20]["kind"] == ""
+    assert quality_rows(issues, limit=0) == []
+    text = quality_csv(issues).decode()
+    assert text.splitlines()[0] == "severity,kind,file,problem,action"
+    assert len(text.splitlines()) == len(issues) + 1
+    data = json.loads(quality_json(issues))
+    assert len(data) == len(issues) and data[0] == {"severity": "warning", "kind": "", "file": "a.json",
+                                                    "problem": "p0", "action": "skipped"}
