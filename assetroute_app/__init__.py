@@ -35,7 +35,7 @@ from .state import (
     parse_order,
     parse_pair,
 )
-from .store import RegistryStore, preload_view_libraries
+from .store import LogoHosts, RegistryStore, preload_view_libraries
 from .tables import (
     BETWEEN_COLUMNS,
     FROM_SOURCE_COLUMNS,
@@ -50,6 +50,7 @@ from .tables import (
     quality_csv,
     quality_json,
     quality_rows,
+    shown_logos,
     sorted_assets,
     sorted_chains,
 )
@@ -68,6 +69,7 @@ __all__ = [
     "BetweenQuery",
     "EmbeddedBackend",
     "FromSourceQuery",
+    "LogoHosts",
     "NetworkQuery",
     "Problem",
     "RegistryStore",
@@ -94,6 +96,7 @@ __all__ = [
     "quality_json",
     "quality_rows",
     "safe_logo",
+    "shown_logos",
     "sorted_assets",
     "sorted_chains",
     "validate_base_url",

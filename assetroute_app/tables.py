@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .text import safe_logo
+from .text import initials_logo, safe_logo
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,6 +32,7 @@ __all__ = [
     "quality_csv",
     "quality_json",
     "quality_rows",
+    "shown_logos",
     "sorted_assets",
     "sorted_chains",
 ]
@@ -208,6 +209,24 @@ def from_source_summary(result: FromSourceResult) -> dict[str, Any]:
         "multi_tx_chains": sum(1 for t in known if t > 1),
         "routes_known": bool(known) or not len(result),
     }
+
+
+# -- logos ------------------------------------------------------------------------------------------
+
+
+def shown_logos(urls: Sequence[object], symbols: Sequence[object], reachable: Callable[[str], bool]) -> list[str]:
+    """The logo to show per row: the URL when it is safe and its host *reachable*, else initials.
+
+    >>> shown_logos(["https://a.example/x.png", None], ["ATOM", "OSMO"], lambda url: True)[0]
+    'https://a.example/x.png'
+    >>> shown_logos(["https://a.example/x.png"], ["ATOM"], lambda url: False)[0].startswith("data:image/svg+xml")
+    True
+    """
+    out = []
+    for url, symbol in zip(urls, symbols, strict=True):
+        safe = safe_logo(url)
+        out.append(safe if safe is not None and reachable(safe) else initials_logo(symbol))
+    return out
 
 
 # -- data-quality report ---------------------------------------------------------------------------

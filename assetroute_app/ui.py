@@ -15,6 +15,12 @@ The frame and deep links
     it draws the same frame and declares the same navigation (same ``url_path``, so Streamlit
     resolves the same page, with the link's query string), which also switches the process to
     navigation mode for good.  Only public Streamlit API; no script is executed twice.
+
+    Streamlit serves the default page at ``/`` only (its ``url_path`` is always empty), so a
+    page that is the default cannot also answer ``/between_chains``.  The default is therefore
+    a hidden page that sends ``/`` (with its query string) on to the first page of
+    :data:`PAGES`: every page, the first included, has its own URL, and a link to ``/?…``
+    made before still works.
 """
 
 from __future__ import annotations
@@ -33,8 +39,16 @@ from assetroute_core.drawing import GraphSpec, render_html
 
 from .backends import EmbeddedBackend, RemoteBackend, validate_base_url
 from .state import Problem, params_signature
-from .store import RegistryStore, preload_view_libraries
-from .tables import quality_counts, quality_csv, quality_json, quality_rows, sorted_assets, sorted_chains
+from .store import LogoHosts, RegistryStore, preload_view_libraries
+from .tables import (
+    quality_counts,
+    quality_csv,
+    quality_json,
+    quality_rows,
+    shown_logos,
+    sorted_assets,
+    sorted_chains,
+)
 from .text import asset_label, chain_label, md_code, md_escape
 
 Q = TypeVar("Q")
@@ -60,11 +74,15 @@ def _frame() -> Any:
     st.set_page_config(page_title="assetroute · cross-chain token routes", page_icon=":material/route:",
                        layout="wide", initial_sidebar_state="expanded")
     sidebar(get_registry())
-    return st.navigation(
-        [st.Page(f"pages/{stem}.py", title=title, icon=icon, url_path=stem, default=i == 0)
-         for i, (stem, title, icon) in enumerate(PAGES)],
-        position="top",
-    )
+    home = st.Page(_home, title="assetroute", icon=":material/route:", url_path="home", default=True,
+                   visibility="hidden")
+    pages = [st.Page(f"pages/{stem}.py", title=title, icon=icon, url_path=stem) for stem, title, icon in PAGES]
+    return st.navigation([home, *pages], position="top")
+
+
+def _home() -> None:
+    """``/``: open the first page under its own URL, keeping the query string (old links work)."""
+    st.switch_page(f"pages/{PAGES[0][0]}.py", query_params={k: st.query_params.get_all(k) for k in st.query_params})
 
 
 def run_app() -> None:
@@ -318,6 +336,15 @@ def commit_query(page: str, query: Any, *, keep: tuple[str, ...] = ()) -> None:
     write_url(params, keep=keep)
 
 
+def await_query(state: dict[str, Any], backend_obj: object, hint: str) -> Any:
+    """The page's active request; without one (or without a usable backend) a hint, and the page stops."""
+    if state["active"] is None or backend_obj is None:
+        if not state["problems"]:
+            st.info(f"{hint} The address bar keeps the request, so the link can be shared.", icon=":material/info:")
+        st.stop()
+    return state["active"]
+
+
 def show_problems(problems: list[Problem]) -> None:
     """Explain what was wrong with the link, without a traceback."""
     if not problems:
@@ -365,6 +392,16 @@ def run_lookup(kind: str, backend_obj: Any, query: Any, call: Callable[[], Any])
 def graph(spec: GraphSpec, *, height: int = 460) -> None:
     """Show a graph view: self-contained HTML (no internet needed) in an iframe."""
     st.iframe(render_html(spec, height=height), height=height + 8)
+
+
+@st.cache_resource(show_spinner=False)
+def _logo_hosts() -> LogoHosts:
+    return LogoHosts()
+
+
+def logos(urls: Any, symbols: Any) -> list[str]:
+    """A table's logo column as shown: reachable http(s) logos, else the symbol's initials."""
+    return shown_logos(list(urls), list(symbols), _logo_hosts().reachable)
 
 
 def logo_column(label: str = "") -> Any:

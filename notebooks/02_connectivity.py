@@ -52,19 +52,11 @@ except ModuleNotFoundError:  # a checkout without `pip install -e .`: the packag
     import assetroute_core as ar
 from assetroute_core import drawing
 from assetroute_core.network import chain_graph, movable_matrix, top_chains, txs_distribution
+from assetroute_core.notebook import setup
 
-registry = ar.load_registry(REGISTRY_SOURCE)
-if BASE_URL:
-    from assetroute_core.client import AssetRouteClient
-
-    lookups = AssetRouteClient(BASE_URL)
-else:
-    lookups = registry
-display(Markdown(
-    f"Registry **{registry.provenance.source}** (commit `{registry.provenance.commit or 'unknown'}`); "
-    f"lookups run against **{BASE_URL or 'the embedded registry'}**. The graph itself is always built from "
-    "the registry."
-))
+nb = setup(REGISTRY_SOURCE, base_url=BASE_URL)  # loads the registry, shows its provenance and the lookups' source
+registry, lookups, names = nb.registry, nb.lookups, nb.names
+display(Markdown("The graph itself is always built from the registry."))
 
 # %% [markdown]
 # ## 1. The graph

@@ -47,16 +47,10 @@ except ModuleNotFoundError:  # a checkout without `pip install -e .`: the packag
     sys.path.insert(0, str(Path.cwd().parent))
     import assetroute_core as ar
 from assetroute_core import drawing
+from assetroute_core.notebook import setup
 
-registry = ar.load_registry(REGISTRY_SOURCE)
-if BASE_URL:
-    from assetroute_core.client import AssetRouteClient
-
-    lookups = AssetRouteClient(BASE_URL)
-else:
-    lookups = registry
-names = {c.chain_id: c.pretty_name for c in registry.chains()}
-display(Markdown(f"Lookups run against **{BASE_URL or 'the embedded registry'}**."))
+nb = setup(REGISTRY_SOURCE, base_url=BASE_URL)  # loads the registry, shows its provenance and the lookups' source
+registry, lookups, names = nb.registry, nb.lookups, nb.names
 
 ASSETS = [  # (label, denom, chain_id)
     ("ATOM", "uatom", "cosmoshub-4"),

@@ -80,12 +80,8 @@ if submitted:
     else:
         ui.commit_query(PAGE, q, keep=("order",))
 
-query: BetweenQuery | None = state["active"]
-if query is None or backend is None:
-    if not state["problems"]:
-        st.info("Choose a source and a destination chain, then press **Find assets**. "
-                "The address bar keeps the request, so the link can be shared.", icon=":material/info:")
-    st.stop()
+query: BetweenQuery = ui.await_query(state, backend, "Choose a source and a destination chain, then press "
+                                                      "**Find assets**.")
 
 result = ui.run_lookup(
     "between", backend, query,
@@ -114,8 +110,12 @@ if not result.pairs:
     st.stop()
 
 table = between_table(result)
-for col in ("symbol", "recommended_symbol", "dest_symbol", "source_logo", "dest_logo"):
+for col in ("symbol", "recommended_symbol", "dest_symbol"):
     table[col] = table[col].astype(object).where(table[col].notna(), "")  # blank, not "None"
+table["source_logo"] = ui.logos(table["source_logo"],
+                                table["symbol"].where(table["symbol"] != "", table["source_denom"]))
+table["dest_logo"] = ui.logos(table["dest_logo"],
+                              table["dest_symbol"].where(table["dest_symbol"] != "", table["dest_denom"]))
 order = st.segmented_control("Rows", ["api", "symbol"], key="bc_order", required=True,
                              default=url_order,
                              format_func=lambda v: "API order" if v == "api" else "Grouped by recommended symbol")

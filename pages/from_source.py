@@ -105,12 +105,8 @@ if submitted:
     else:
         ui.commit_query(PAGE, q)
 
-query: FromSourceQuery | None = state["active"]
-if query is None or backend is None:
-    if not state["problems"]:
-        st.info("Choose a chain and an asset, then press **Find destinations**. "
-                "The address bar keeps the request, so the link can be shared.", icon=":material/info:")
-    st.stop()
+query: FromSourceQuery = ui.await_query(state, backend, "Choose a chain and an asset, then press "
+                                                         "**Find destinations**.")
 
 result = ui.run_lookup(
     "from_source", backend, query,
@@ -169,7 +165,8 @@ config = {
 display = table.copy()
 if result.group_by == "chain_id":  # chains named as on the pickers: pretty name · chain-id
     display["group"] = display["group"].map(lambda cid: group_label(cid, names))
-for col in ("logo", "symbol", "name", "recommended_symbol", "bridges", "path"):
+display["logo"] = ui.logos(display["logo"], display["symbol"].where(display["symbol"].notna(), display["denom"]))
+for col in ("symbol", "name", "recommended_symbol", "bridges", "path"):
     if col in display.columns:
         display[col] = display[col].astype(object).where(display[col].notna(), "")
 if "txs_required" in display.columns:

@@ -8,6 +8,7 @@ helpers of :mod:`assetroute_app` are tested directly at the end.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Callable
@@ -430,7 +431,14 @@ def test_hostile_registry_renders_as_text(make_app: MakeApp) -> None:
         for html in iframes(at):
             assert "<script>window.__pwned" not in html and "<img src=x onerror" not in html
     between = table(runs[0], "bc_table")
-    assert set(between["source_logo"]) <= {"", None}  # javascript:/data: logos are dropped
+    # javascript:/data: logos are dropped: each cell is a plain http(s) logo or our initials badge
+    from assetroute_app import initials_logo
+
+    for logo, symbol, denom in zip(between["source_logo"], between["symbol"], between["source_denom"], strict=True):
+        assert logo == initials_logo(symbol or denom) or (safe_logo(logo) == logo and logo.startswith("http")), logo
+        if logo.startswith("data:"):
+            svg = base64.b64decode(logo.split(",", 1)[1]).decode()
+            assert re.fullmatch(r"[A-Z0-9?]{1,3}", re.search(r">([^<>]*)</text>", svg).group(1)), svg
     assert any("<script>" in str(s) for s in between["symbol"])  # the text itself is kept, as data
     assert runs[4].main.error  # the hostile chain-id in the link is reported, as code
 
@@ -518,3 +526,59 @@ def test_quality_report_helpers_order_cap_and_export() -> None:
     data = json.loads(quality_json(issues))
     assert len(data) == len(issues) and data[0] == {"severity": "warning", "kind": "", "file": "a.json",
                                                     "problem": "p0", "action": "skipped"}
+
+
+# -- every link value is untrusted (issue 13, item 10) -----------------------------------------------
+
+NASTY = ["²", "9" * 5000, "-1", "１２", "nul\x00byte", "<b>x</b>`"]
+PAGE_PARAMS = {
+    "between": ["source_chain_id", "dest_chain_id", "include_no_metadata_assets", "include_cw20_assets",
+                "include_evm_assets", "allow_multi_tx", "order"],
+    "from_source": ["source_asset_chain_id", "allow_multi_tx", "include_swaps", "native_only", "include_cw20_assets",
+                    "recommendation_reason", "group_by", "swap_venues"],
+    "network": ["chain_types", "statuses", "min_degree", "focus", "depth", "include_inactive", "include_bridges",
+                "allow_multi_tx", "top_n"],
+}
+
+
+def _link_messages(at: AppTest) -> str:
+    return "\n".join(messages(at, "error") + messages(at, "warning"))
+
+
+@pytest.mark.parametrize("value", NASTY, ids=["superscript", "5000-digits", "negative", "fullwidth", "nul", "markup"])
+def test_every_link_value_is_untrusted(make_app: MakeApp, registry: Registry, value: str) -> None:
+    """Each query parameter of each page, set to a hostile value: a message naming it, never an exception."""
+    for page, params in PAGE_PARAMS.items():
+        at = make_app(page, **dict.fromkeys(params, value))
+        no_exception(at)
+        text = _link_messages(at)
+        for param in params:
+            assert f"`{param}`" in text, (page, param, text[:300])
+    # the denom is checked against a valid chain
+    at = make_app("from_source", source_asset_chain_id="cosmoshub-4", source_asset_denom=value)
+    no_exception(at)
+    assert "`source_asset_denom`" in _link_messages(at)
+    # the UI-only keys of a valid result: the table is shown, no row selected, a warning names each key
+    at = make_app(source_chain_id="cosmoshub-4", dest_chain_id="osmosis-1", pair=value, order=value)
+    no_exception(at)
+    warnings = "\n".join(messages(at, "warning"))
+    assert "`pair`" in warnings and "`order`" in warnings and not messages(at, "error")
+    pairs = len(registry.assets_between_chains("cosmoshub-4", "osmosis-1").pairs)
+    assert len(table(at, "bc_table")) == pairs
+    assert f"0 to {pairs - 1}" in warnings
+    assert "First row shown" in "\n".join(m.value for m in at.main.markdown)
+
+
+def test_parse_pair_and_order_never_raise() -> None:
+    from assetroute_app import parse_order, parse_pair
+
+    assert parse_pair("3", 4) == (3, None)
+    for raw in (*NASTY, "4", "", " ", "+", "0x1", "1_000", "٣"):
+        row, problem = parse_pair(raw, 4)
+        assert row is None and problem is not None and problem.param == "pair" and problem.value == raw
+        assert problem.severity == "warning"
+    assert parse_pair("0", 0)[1] is not None  # an empty result has no row
+    assert parse_order("symbol") == ("symbol", None) and parse_order("api") == ("api", None)
+    for raw in NASTY:
+        order, problem = parse_order(raw)
+        assert order == "api" and problem is not None and problem.param == "order"
