@@ -49,21 +49,12 @@ try:
 except ModuleNotFoundError:  # a checkout without `pip install -e .`: the package is one folder up
     sys.path.insert(0, str(Path.cwd().parent))
     import assetroute_core as ar
+from assetroute_core.notebook import setup
 
-registry = ar.load_registry(REGISTRY_SOURCE)
-if BASE_URL:
-    from assetroute_core.client import AssetRouteClient
-
-    lookups = AssetRouteClient(BASE_URL)
-else:
-    lookups = registry
+nb = setup(REGISTRY_SOURCE, base_url=BASE_URL)  # loads the registry, shows its provenance and the lookups' source
+registry, lookups, names = nb.registry, nb.lookups, nb.names
 
 provenance = registry.provenance.to_dict()
-display(Markdown(
-    f"Loaded **{provenance['source']}** ({provenance['kind']}, commit `{provenance['commit'] or 'unknown'}`) "
-    f"in {provenance['load_seconds']:.2f} s, overlay `{provenance['overlay']}`. "
-    f"Lookups run against **{BASE_URL or 'the embedded registry'}**."
-))
 pd.Series(provenance["counts"], name="count").to_frame()
 
 # %% [markdown]

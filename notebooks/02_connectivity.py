@@ -50,21 +50,13 @@ try:
 except ModuleNotFoundError:  # a checkout without `pip install -e .`: the package is one folder up
     sys.path.insert(0, str(Path.cwd().parent))
     import assetroute_core as ar
-from assetroute_core import figures, graphviews
+from assetroute_core import drawing
 from assetroute_core.network import chain_graph, movable_matrix, top_chains, txs_distribution
+from assetroute_core.notebook import setup
 
-registry = ar.load_registry(REGISTRY_SOURCE)
-if BASE_URL:
-    from assetroute_core.client import AssetRouteClient
-
-    lookups = AssetRouteClient(BASE_URL)
-else:
-    lookups = registry
-display(Markdown(
-    f"Registry **{registry.provenance.source}** (commit `{registry.provenance.commit or 'unknown'}`); "
-    f"lookups run against **{BASE_URL or 'the embedded registry'}**. The graph itself is always built from "
-    "the registry."
-))
+nb = setup(REGISTRY_SOURCE, base_url=BASE_URL)  # loads the registry, shows its provenance and the lookups' source
+registry, lookups, names = nb.registry, nb.lookups, nb.names
+display(Markdown("The graph itself is always built from the registry."))
 
 # %% [markdown]
 # ## 1. The graph
@@ -185,8 +177,8 @@ fig.show()
 
 # %%
 connected = graph.filter(min_degree=1)
-spec = graphviews.chain_network_graph(connected, focus="cosmoshub-4")
-page = graphviews.render_html(spec, height=640)
+spec = drawing.chain_network_graph(connected, focus="cosmoshub-4")
+page = drawing.render_html(spec, height=640)
 display(HTML(
     f'<div><iframe srcdoc="{html.escape(page, quote=True)}" style="width:100%;height:660px;border:0"></iframe></div>'
 ))
@@ -203,13 +195,13 @@ display(HTML(
 # %%
 labels = {n.chain_id: n.pretty_name for n in graph.nodes}
 listed_matrix = movable_matrix(lookups, top20)
-figures.movable_heatmap(
+drawing.movable_heatmap(
     listed_matrix, labels=labels, title="Assets movable in one transaction (reference defaults: listed assets only)"
 ).show()
 
 # %%
 all_matrix = movable_matrix(lookups, top20, include_no_metadata_assets=True)
-figures.movable_heatmap(
+drawing.movable_heatmap(
     all_matrix, labels=labels, title="Assets movable in one transaction, derived vouchers included"
 ).show()
 

@@ -46,17 +46,11 @@ try:
 except ModuleNotFoundError:  # a checkout without `pip install -e .`: the package is one folder up
     sys.path.insert(0, str(Path.cwd().parent))
     import assetroute_core as ar
-from assetroute_core import figures, graphviews
+from assetroute_core import drawing
+from assetroute_core.notebook import setup
 
-registry = ar.load_registry(REGISTRY_SOURCE)
-if BASE_URL:
-    from assetroute_core.client import AssetRouteClient
-
-    lookups = AssetRouteClient(BASE_URL)
-else:
-    lookups = registry
-names = {c.chain_id: c.pretty_name for c in registry.chains()}
-display(Markdown(f"Lookups run against **{BASE_URL or 'the embedded registry'}**."))
+nb = setup(REGISTRY_SOURCE, base_url=BASE_URL)  # loads the registry, shows its provenance and the lookups' source
+registry, lookups, names = nb.registry, nb.lookups, nb.names
 
 ASSETS = [  # (label, denom, chain_id)
     ("ATOM", "uatom", "cosmoshub-4"),
@@ -145,7 +139,7 @@ fig = px.bar(
     per_chain.assign(fewest_txs=per_chain.fewest_txs.astype(str) + " tx"), y="asset", color="fewest_txs",
     orientation="h", title="Destination chains per asset, by the fewest transactions needed",
     category_orders={"asset": [label for label, _, _ in ASSETS], "fewest_txs": ["1 tx", "2 tx", "3 tx", "4 tx"]},
-    color_discrete_map={f"{k} tx": v for k, v in figures.TXS_PALETTE.items()},
+    color_discrete_map={f"{k} tx": v for k, v in drawing.TXS_COLORS.items()},
     labels={"count": "destination chains", "fewest_txs": "transactions"},
 )
 fig.show()
@@ -155,7 +149,7 @@ fig = px.bar(
     per_chain, y="asset", color="bridge_kinds", orientation="h",
     title="Destination chains per asset, by the bridges on the way (IBC only = plain IBC)",
     category_orders={"asset": [label for label, _, _ in ASSETS]},
-    color_discrete_map={"IBC only": "#64748B", **{k: graphviews.bridge_color(k) for k in graphviews.BRIDGE_COLORS}},
+    color_discrete_map={"IBC only": "#64748B", **{k: drawing.bridge_color(k) for k in drawing.BRIDGE_COLORS}},
     labels={"bridge_kinds": "bridges"},
 )
 fig.show()
@@ -181,14 +175,14 @@ display(Markdown(
 # %% [markdown]
 # ## 2. One asset in detail: Circle's USDC from Ethereum
 #
-# The two figures below come from `assetroute_core.figures` and use the routes of the embedded registry:
+# The two figures below come from `assetroute_core.drawing` and use the routes of the embedded registry:
 # destination chains by the bridge kind of the best route, and chains and instances by transactions needed.
 
 # %%
 usdc_eth = results["USDC (Ethereum)"]
 if any(d.route is not None for d in usdc_eth):
-    figures.reach_by_bridge(usdc_eth, title="USDC from Ethereum: destination chains by bridge").show()
-    figures.reach_by_txs(usdc_eth, title="USDC from Ethereum: destinations by transactions needed").show()
+    drawing.reach_by_bridge(usdc_eth, title="USDC from Ethereum: destination chains by bridge").show()
+    drawing.reach_by_txs(usdc_eth, title="USDC from Ethereum: destinations by transactions needed").show()
 else:
     display(Markdown("*These figures need routes; results read from an HTTP service carry none.*"))
 
@@ -240,20 +234,20 @@ display(Markdown(
 # %% [markdown]
 # ## 4. Pictures
 #
-# Where Noble's USDC can go (`assetroute_core.graphviews.destination_graph`): Noble in the centre,
+# Where Noble's USDC can go (`assetroute_core.drawing.destination_graph`): Noble in the centre,
 # destinations around it coloured by the fewest transactions (green 1, amber 2), edges labelled with the
 # channel or the bridges. Hover a chain for its instances.
 
 # %%
-def show_graph(spec: graphviews.GraphSpec, height: int) -> None:
-    page = graphviews.render_html(spec, height=height)
+def show_graph(spec: drawing.GraphSpec, height: int) -> None:
+    page = drawing.render_html(spec, height=height)
     display(HTML(
         f'<div><iframe srcdoc="{html.escape(page, quote=True)}" '
         f'style="width:100%;height:{height + 20}px;border:0"></iframe></div>'
     ))
 
 
-show_graph(graphviews.destination_graph(results["USDC (Noble)"], labels=names), 620)
+show_graph(drawing.destination_graph(results["USDC (Noble)"], labels=names), 620)
 
 # %% [markdown]
 # And one route in full: Circle's USDC from Ethereum to Osmosis's canonical Noble USDC — a CCTP mint on
@@ -267,7 +261,7 @@ osmosis_usdc = next(
 )
 if osmosis_usdc is not None:
     route = osmosis_usdc.route
-    show_graph(graphviews.route_graph(route, labels=names), 260)
+    show_graph(drawing.route_graph(route, labels=names), 260)
     display(pd.DataFrame([h.to_api() for h in route.hops]))
     display(Markdown(f"`txs_required` = **{route.txs_required}**, bridges: **{' → '.join(route.bridges)}**."))
 else:

@@ -6,8 +6,7 @@ import hashlib
 
 import streamlit as st
 
-from assetroute_core import figures
-from assetroute_core.dashboard import (
+from assetroute_app import (
     BETWEEN_FLAGS,
     BetweenQuery,
     between_summary,
@@ -15,11 +14,13 @@ from assetroute_core.dashboard import (
     md_code,
     md_escape,
     order_by_symbol,
+    parse_order,
+    parse_pair,
+    ui,
 )
-from assetroute_core.graphviews import route_graph
-from pages import _ui
+from assetroute_core import drawing
 
-_ui.require_entrypoint()
+ui.page_frame()
 
 PAGE = "bc"
 UI_KEYS = ("pair", "order")
@@ -30,9 +31,9 @@ FLAG_LABELS = {
     "allow_multi_tx": ("Multi-transaction routes", "Include pairs that need more than one transaction."),
 }
 
-reg = _ui.get_registry()
-ids, labels, names = _ui.chain_index(reg)
-backend = _ui.backend(reg)
+reg = ui.get_registry()
+ids, labels, names = ui.chain_index(reg)
+backend = ui.backend(reg)
 
 
 def _default(preferred: str, fallback: int) -> str | None:
@@ -52,11 +53,11 @@ st.title("Assets between chains")
 st.caption("Every asset held on the source chain, paired with what it becomes on the destination chain — "
            "the `assets_between_chains` lookup. Pick two chains, choose which assets count, and submit.")
 
-state = _ui.sync_url(PAGE, lambda p: BetweenQuery.from_params(p, set(ids)), _seed, ui_keys=UI_KEYS)
-_ui.show_problems(state["problems"])
-if st.query_params.get("order") not in (None, "api", "symbol"):
-    st.warning(f"Link parameter `order` = {md_code(st.query_params.get('order'))} is not `api` or `symbol`; "
-               "showing the API order.")
+state = ui.sync_url(PAGE, lambda p: BetweenQuery.from_params(p, set(ids)), _seed, ui_keys=UI_KEYS)
+ui.show_problems(state["problems"])
+url_order, order_problem = parse_order(st.query_params.get("order"))
+if order_problem is not None:
+    st.warning(order_problem.markdown(), icon=":material/warning:")
 
 with st.form("bc_form"):
     c1, c2 = st.columns(2)
@@ -77,16 +78,12 @@ if submitted:
         st.warning("Source and destination must be different chains.", icon=":material/warning:")
         state["active"] = None
     else:
-        _ui.commit_query(PAGE, q, keep=("order",))
+        ui.commit_query(PAGE, q, keep=("order",))
 
-query: BetweenQuery | None = state["active"]
-if query is None or backend is None:
-    if not state["problems"]:
-        st.info("Choose a source and a destination chain, then press **Find assets**. "
-                "The address bar keeps the request, so the link can be shared.", icon=":material/info:")
-    st.stop()
+query: BetweenQuery = ui.await_query(state, backend, "Choose a source and a destination chain, then press "
+                                                      "**Find assets**.")
 
-result = _ui.run_lookup(
+result = ui.run_lookup(
     "between", backend, query,
     lambda: backend.assets_between_chains(query.source_chain_id, query.dest_chain_id, **query.lookup_kwargs()),
 )
@@ -113,10 +110,14 @@ if not result.pairs:
     st.stop()
 
 table = between_table(result)
-for col in ("symbol", "recommended_symbol", "dest_symbol", "source_logo", "dest_logo"):
+for col in ("symbol", "recommended_symbol", "dest_symbol"):
     table[col] = table[col].astype(object).where(table[col].notna(), "")  # blank, not "None"
+table["source_logo"] = ui.logos(table["source_logo"],
+                                table["symbol"].where(table["symbol"] != "", table["source_denom"]))
+table["dest_logo"] = ui.logos(table["dest_logo"],
+                              table["dest_symbol"].where(table["dest_symbol"] != "", table["dest_denom"]))
 order = st.segmented_control("Rows", ["api", "symbol"], key="bc_order", required=True,
-                             default="symbol" if st.query_params.get("order") == "symbol" else "api",
+                             default=url_order,
                              format_func=lambda v: "API order" if v == "api" else "Grouped by recommended symbol")
 if order == "symbol":
     table = order_by_symbol(table)
@@ -126,14 +127,9 @@ if (st.query_params.get("order") or "api") != order:
     elif "order" in st.query_params:
         del st.query_params["order"]
 
-pair_raw = st.query_params.get("pair")
-pair_index: int | None = None
-if pair_raw is not None:
-    if pair_raw.isdigit() and int(pair_raw) < len(result.pairs):
-        pair_index = int(pair_raw)
-    else:
-        st.warning(f"Link parameter `pair` = {md_code(pair_raw)} does not name a row of this result "
-                   f"(0 to {len(result.pairs) - 1}); no row is selected.", icon=":material/warning:")
+pair_index, pair_problem = parse_pair(st.query_params.get("pair"), len(result.pairs))
+if pair_problem is not None:
+    st.warning(pair_problem.markdown(), icon=":material/warning:")
 default_rows = [int(table.index[table["#"] == pair_index][0])] if pair_index is not None else []
 table_key = "bc_table_" + hashlib.sha1(repr((query, backend.label, order)).encode()).hexdigest()[:12]
 
@@ -145,12 +141,12 @@ event = st.dataframe(
                   "dest_logo", "dest_symbol", "dest_denom", "dest_trace", "origin_chain_id", "origin_denom",
                   "source_trace"],
     column_config={
-        "source_logo": _ui.logo_column(""),
+        "source_logo": ui.logo_column(""),
         "symbol": st.column_config.TextColumn("Symbol"),
         "recommended_symbol": st.column_config.TextColumn("Recommended symbol"),
         "source_denom": st.column_config.TextColumn("Denom on source", width="medium"),
         "source_trace": st.column_config.TextColumn("Trace on source"),
-        "dest_logo": _ui.logo_column(""),
+        "dest_logo": ui.logo_column(""),
         "dest_symbol": st.column_config.TextColumn("Symbol on dest"),
         "dest_denom": st.column_config.TextColumn("Denom on destination", width="medium"),
         "dest_trace": st.column_config.TextColumn("Trace on destination"),
@@ -186,7 +182,7 @@ with path_col:
         st.info("Route graphs are only available with the embedded registry: the HTTP API returns the pairs "
                 "(`txs_required`, `bridges`) but not the hops behind them.", icon=":material/info:")
     else:
-        _ui.graph(route_graph(pair.route, labels=names), height=230)
+        ui.graph(drawing.route_graph(pair.route, labels=names), height=230)
         st.dataframe(
             [{"hop": i + 1, "from": h.from_chain_id, "to": h.to_chain_id, "kind": h.kind,
               "channel": h.channel or "", "counterparty": h.counterparty_channel or "",
@@ -197,7 +193,7 @@ with path_col:
 with chart_col:
     st.subheader("Pairs by bridge path", anchor=False)
     st.caption("How many pairs each bridge path carries, split by transactions needed.")
-    st.plotly_chart(figures.pairs_summary(result, title=None, height=260),
+    st.plotly_chart(drawing.pairs_summary(result, title=None, height=260),
                     width="stretch", config={"displayModeBar": False})
 
 with st.expander("API response (exact JSON of `assets_between_chains`)"):

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import streamlit as st
 
-from assetroute_core import GROUP_BY_VALUES, RECOMMENDATION_REASONS, figures
-from assetroute_core.dashboard import (
+from assetroute_app import (
     FromSourceQuery,
     default_asset,
     from_source_summary,
     from_source_table,
+    group_label,
     md_code,
     md_escape,
+    ui,
 )
-from assetroute_core.graphviews import destination_graph
-from pages import _ui
+from assetroute_core import GROUP_BY_VALUES, RECOMMENDATION_REASONS, drawing
 
-_ui.require_entrypoint()
+ui.page_frame()
 
 PAGE = "fs"
 REASON_LABELS = {
@@ -28,9 +28,9 @@ REASON_LABELS = {
 }
 GROUP_LABELS = {"chain_id": "Destination chain (chain_id)", "recommended_symbol": "Recommended symbol"}
 
-reg = _ui.get_registry()
-ids, labels, names = _ui.chain_index(reg)
-backend = _ui.backend(reg)
+reg = ui.get_registry()
+ids, labels, names = ui.chain_index(reg)
+backend = ui.backend(reg)
 venues = {v.name: v for v, _ in reg.overlay.swap_venues}
 
 
@@ -61,14 +61,14 @@ st.caption("Every asset that one asset can become on other chains, grouped by de
            "`assets_from_source` lookup. Pick a chain, then one of the assets it holds (listed in its "
            "assetlist or derived vouchers), set the options and submit.")
 
-state = _ui.sync_url(PAGE, lambda p: FromSourceQuery.from_params(p, reg), _seed)
-_ui.show_problems(state["problems"])
+state = ui.sync_url(PAGE, lambda p: FromSourceQuery.from_params(p, reg), _seed)
+ui.show_problems(state["problems"])
 
 c1, c2 = st.columns([2, 3])
 chain = c1.selectbox("Source chain", ids, key="fs_chain", format_func=lambda c: labels.get(c, c),
                      on_change=_chain_changed,
                      placeholder="Search by name or chain-id", help="Type to search by pretty name or chain-id.")
-denoms, asset_labels = _ui.asset_index(reg, chain) if chain else ([], {})
+denoms, asset_labels = ui.asset_index(reg, chain) if chain else ([], {})
 c2.selectbox(f"Source asset ({len(denoms)} held on this chain)", denoms, key="fs_denom",
              format_func=lambda d: asset_labels.get(d, d), placeholder="Search by symbol, name or denom",
              help="Listed assets first, then derived IBC vouchers without metadata. Type to search.")
@@ -103,16 +103,12 @@ if submitted:
     if not q.complete:
         st.warning("Pick a source chain and an asset.", icon=":material/warning:")
     else:
-        _ui.commit_query(PAGE, q)
+        ui.commit_query(PAGE, q)
 
-query: FromSourceQuery | None = state["active"]
-if query is None or backend is None:
-    if not state["problems"]:
-        st.info("Choose a chain and an asset, then press **Find destinations**. "
-                "The address bar keeps the request, so the link can be shared.", icon=":material/info:")
-    st.stop()
+query: FromSourceQuery = ui.await_query(state, backend, "Choose a chain and an asset, then press "
+                                                         "**Find destinations**.")
 
-result = _ui.run_lookup(
+result = ui.run_lookup(
     "from_source", backend, query,
     lambda: backend.assets_from_source(query.source_asset_denom, query.source_asset_chain_id,
                                        **query.lookup_kwargs(venues)),
@@ -151,7 +147,7 @@ st.markdown(f"**Destination assets** — grouped by {group_title}")
 table = from_source_table(result, routes=backend.has_routes)
 config = {
     "group": st.column_config.TextColumn("Group", help=f"dest_assets key ({result.group_by})"),
-    "logo": _ui.logo_column(""),
+    "logo": ui.logo_column(""),
     "symbol": st.column_config.TextColumn("Symbol"),
     "name": st.column_config.TextColumn("Name"),
     "recommended_symbol": st.column_config.TextColumn("Recommended symbol"),
@@ -167,7 +163,10 @@ config = {
     "path": st.column_config.TextColumn("Path", width="medium"),
 }
 display = table.copy()
-for col in ("logo", "symbol", "name", "recommended_symbol", "bridges", "path"):
+if result.group_by == "chain_id":  # chains named as on the pickers: pretty name · chain-id
+    display["group"] = display["group"].map(lambda cid: group_label(cid, names))
+display["logo"] = ui.logos(display["logo"], display["symbol"].where(display["symbol"].notna(), display["denom"]))
+for col in ("symbol", "name", "recommended_symbol", "bridges", "path"):
     if col in display.columns:
         display[col] = display[col].astype(object).where(display[col].notna(), "")
 if "txs_required" in display.columns:
@@ -182,15 +181,16 @@ with visual:
     left, right = st.columns([3, 2], gap="medium")
     with left:
         st.markdown("**Destination graph** — hover a chain or an edge to see the assets")
-        _ui.graph(destination_graph(result, labels=names, source_chain_id=query.source_asset_chain_id), height=520)
+        spec = drawing.destination_graph(result, labels=names, source_chain_id=query.source_asset_chain_id)
+        ui.graph(spec, height=520)
         if not backend.has_routes:
             st.caption("Channels, bridges and transaction counts come from routes, which only the embedded "
                        "registry computes; the remote API returns the assets alone.")
     with right:
         if backend.has_routes:
-            st.plotly_chart(figures.reach_by_bridge(result, height=250), width="stretch",
+            st.plotly_chart(drawing.reach_by_bridge(result, height=250), width="stretch",
                             config={"displayModeBar": False})
-            st.plotly_chart(figures.reach_by_txs(result, height=250), width="stretch", config={"displayModeBar": False})
+            st.plotly_chart(drawing.reach_by_txs(result, height=250), width="stretch", config={"displayModeBar": False})
         else:
             st.info("Reach charts need routes and are only drawn with the embedded registry.", icon=":material/info:")
 

@@ -7,19 +7,17 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from assetroute_core import Registry, figures
-from assetroute_core.dashboard import NETWORK_STATUSES, NetworkQuery, md_code, md_escape
-from assetroute_core.graphviews import chain_network_graph
+from assetroute_app import NETWORK_STATUSES, NetworkQuery, md_code, md_escape, ui
+from assetroute_core import Registry, drawing
 from assetroute_core.network import ChainGraph, chain_graph, movable_matrix, top_chains
-from pages import _ui
 
-_ui.require_entrypoint()
+ui.page_frame()
 
 PAGE = "net"
 
-reg = _ui.get_registry()
-ids, labels, names = _ui.chain_index(reg)
-backend = _ui.backend(reg)
+reg = ui.get_registry()
+ids, labels, names = ui.chain_index(reg)
+backend = ui.backend(reg)
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
@@ -52,9 +50,9 @@ st.caption("Routable chains of the registry joined by their IBC transfer channel
            "focus on one chain's neighbourhood, and compare how many assets can move between the most "
            "connected chains.")
 
-state = _ui.sync_url(PAGE, lambda p: NetworkQuery.from_params(p, set(ids), chain_types=chain_types,
+state = ui.sync_url(PAGE, lambda p: NetworkQuery.from_params(p, set(ids), chain_types=chain_types,
                                                                statuses=NETWORK_STATUSES), _seed)
-_ui.show_problems(state["problems"])
+ui.show_problems(state["problems"])
 
 with st.form("net_form"):
     a1, a2, a3 = st.columns([2, 2, 3])
@@ -84,7 +82,7 @@ if submitted:
         include_bridges=bool(st.session_state["net_bridges"]), top_n=int(st.session_state["net_top_n"]),
         allow_multi_tx=bool(st.session_state["net_multi"]),
     )
-    _ui.commit_query(PAGE, q)
+    ui.commit_query(PAGE, q)
 
 query: NetworkQuery = state["active"] or NetworkQuery()
 base = _graph(reg, reg.provenance.fingerprint, query.include_inactive, query.include_bridges)
@@ -110,7 +108,7 @@ m[3].metric("Most connected", names.get(busiest[0], busiest[0]) if busiest else 
 if not shown.nodes:
     st.warning("No chain matches these filters.", icon=":material/search_off:")
 else:
-    _ui.graph(chain_network_graph(shown, focus=query.focus), height=620)
+    ui.graph(drawing.chain_network_graph(shown, focus=query.focus), height=620)
     st.caption("Drag to pan, scroll to zoom, hover a chain or a connection for details. "
                "Node size grows with the number of connected chains; chains without any connection "
                "are lined up on the right.")
@@ -133,7 +131,7 @@ except Exception as exc:  # a remote backend may fail; never show a traceback
     st.error(f"The heatmap lookups failed: {md_escape(type(exc).__name__)}: {md_escape(exc, limit=400)}",
              icon=":material/error:")
     st.stop()
-st.plotly_chart(figures.movable_heatmap(matrix, labels=names, title=None), width="stretch",
+st.plotly_chart(drawing.movable_heatmap(matrix, labels=names, title=None), width="stretch",
                 config={"displayModeBar": False})
 with st.expander("Matrix as a table"):
     st.dataframe(matrix, width="stretch")

@@ -92,3 +92,9 @@ def live_server(live_app: Starlette) -> Iterator[str]:
     with serve_in_thread(live_app) as url:
         yield url
     assert live_app.state.service.internal_errors == 0, "some input reached the 500 catch-all"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--screenshots", action="store_true", default=False,
+                     help="write the e2e screenshots to docs/screenshots/ (default: a temporary folder); "
+                          "ASSETROUTE_SCREENSHOTS=1 does the same")

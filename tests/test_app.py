@@ -3,11 +3,12 @@
 Every page is run against the real registry snapshot: forms are filled with real chains and
 assets and submitted, and the rendered results are compared with the lookups themselves.
 Bad links must produce a message, never an exception.  The URL-state, escaping and table
-helpers of :mod:`assetroute_core.dashboard` are tested directly at the end.
+helpers of :mod:`assetroute_app` are tested directly at the end.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Callable
@@ -17,8 +18,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from assetroute_core import Registry, load_registry
-from assetroute_core.dashboard import (
+from assetroute_app import (
     FROM_SOURCE_COLUMNS,
     BetweenQuery,
     FromSourceQuery,
@@ -30,6 +30,7 @@ from assetroute_core.dashboard import (
     safe_logo,
     validate_base_url,
 )
+from assetroute_core import Registry, load_registry
 from assetroute_core.network import chain_graph
 
 REPO = Path(__file__).resolve().parents[1]
@@ -101,9 +102,21 @@ def test_sidebar_shows_provenance_counts_and_quality(make_app: MakeApp, registry
     assert counts["Routable chains"] == str(dict(p.counts)["routable_chains"])
     labels = [e.label for e in at.sidebar.expander]
     assert f"Data-quality warnings ({len(registry.quality)})" in labels
-    quality = next(d.value for d in at.sidebar.dataframe if list(d.value.columns) == ["file", "problem", "action"])
-    assert len(quality) == len(registry.quality)
-    assert quality.iloc[0]["file"] == registry.quality[0].file
+    quality = next(d.value for d in at.sidebar.dataframe if {"severity", "file", "problem", "action"} <= set(
+        d.value.columns))
+    # only the first QUALITY_SHOWN issues reach the page, most severe first; the rest is a download
+    assert len(quality) == min(len(registry.quality), 20) and len(registry.quality) > 20
+    severity = [getattr(q, "severity", "warning") for q in registry.quality]
+    rank = {"error": 0, "warning": 1, "info": 2}
+    first = min(range(len(severity)), key=lambda i: (rank[severity[i]], i))
+    assert quality.iloc[0]["file"] == registry.quality[first].file
+    assert list(quality["severity"]) == sorted(quality["severity"], key=rank.__getitem__)
+    side_text = "\n".join(m.value for m in at.sidebar.markdown)
+    for level in ("error", "warning", "info"):
+        n = severity.count(level)
+        assert (f"**{n}** {level}" in side_text) == (n > 0)
+    downloads = {b.label for b in at.sidebar.get("download_button")}
+    assert {"CSV", "JSON"} <= downloads, downloads
     assert [r.label for r in at.sidebar.radio] == ["Answer lookups with"]
 
 
@@ -141,7 +154,7 @@ def test_between_chains_form(make_app: MakeApp, registry: Registry) -> None:
                                      "allow_multi_tx": "true"}
     # exact API response and downloads
     assert json.loads(at.main.json[0].value) == json.loads(expected.to_json())
-    assert [b.label for b in at.download_button] == ["Download CSV", "Download JSON"]
+    assert [b.label for b in at.main.get("download_button")] == ["Download CSV", "Download JSON"]
     # the bridge path of the first row is drawn, with its channel
     graphs = iframes(at)
     assert len(graphs) == 1 and "new vis.Network(" in graphs[0]
@@ -220,7 +233,10 @@ def test_from_source_form(make_app: MakeApp, registry: Registry) -> None:
     assert m["Destination chains"] == str(len(chains))
     rows = table(at, "fs_table")
     assert list(rows["denom"]) == [d.asset.denom for d in expected]
-    assert list(rows["group"]) == [k for k, items in expected.groups for _ in items]
+    # group labels name chains as the pickers do: pretty name with the chain-id beside it
+    pickers = at.selectbox(key="fs_chain")
+    assert list(rows["group"]) == [pickers.format_func(k) for k, items in expected.groups for _ in items]
+    assert rows["group"][0].endswith(f" · {expected.groups[0][0]}")
     assert set(rows["bridges"]) >= {"IBC", "CCTP"}
     graph = iframes(at)[0]
     assert "42161" in graph and "channel-1" in graph
@@ -415,7 +431,14 @@ def test_hostile_registry_renders_as_text(make_app: MakeApp) -> None:
         for html in iframes(at):
             assert "<script>window.__pwned" not in html and "<img src=x onerror" not in html
     between = table(runs[0], "bc_table")
-    assert set(between["source_logo"]) <= {"", None}  # javascript:/data: logos are dropped
+    # javascript:/data: logos are dropped: each cell is a plain http(s) logo or our initials badge
+    from assetroute_app import initials_logo
+
+    for logo, symbol, denom in zip(between["source_logo"], between["symbol"], between["source_denom"], strict=True):
+        assert logo == initials_logo(symbol or denom) or (safe_logo(logo) == logo and logo.startswith("http")), logo
+        if logo.startswith("data:"):
+            svg = base64.b64decode(logo.split(",", 1)[1]).decode()
+            assert re.fullmatch(r"[A-Z0-9?]{1,3}", re.search(r">([^<>]*)</text>", svg).group(1)), svg
     assert any("<script>" in str(s) for s in between["symbol"])  # the text itself is kept, as data
     assert runs[4].main.error  # the hostile chain-id in the link is reported, as code
 
@@ -470,3 +493,92 @@ def test_between_table_uses_api_fields_only(registry: Registry) -> None:
 
     remote = BetweenChainsResult.from_api(result.to_api())
     pd.testing.assert_frame_equal(between_table(result), between_table(remote))
+
+
+def test_quality_report_helpers_order_cap_and_export() -> None:
+    from dataclasses import dataclass
+
+    from assetroute_app import quality_counts, quality_csv, quality_json, quality_rows
+    from assetroute_core import QualityIssue
+
+    @dataclass(frozen=True)
+    class Graded:  # the loader's issue with the severity/kind fields it is gaining
+        file: str
+        problem: str
+        action: str
+        severity: str
+        kind: str = ""
+
+    issues = [QualityIssue("a.json", "p0", "skipped"),  # no severity field: counted as a warning
+              *(Graded(f"f{i}.json", f"p{i}", "kept", s, "k") for i, s in
+                enumerate(["info", "error", "warning", "error", "bogus"] * 10, start=1))]
+    counts = quality_counts(issues)
+    assert counts == {"error": 20, "warning": 21, "info": 10}  # an unknown severity counts as a warning
+    rows = quality_rows(issues, limit=25)
+    assert len(rows) == 25
+    assert [r["severity"] for r in rows[:20]] == ["error"] * 20
+    assert [r["file"] for r in rows[:3]] == ["f2.json", "f4.json", "f7.json"]  # report order within a severity
+    assert rows[20]["file"] == "a.json" and rows[20]["kind"] == ""
+    assert quality_rows(issues, limit=0) == []
+    text = quality_csv(issues).decode()
+    assert text.splitlines()[0] == "severity,kind,file,problem,action"
+    assert len(text.splitlines()) == len(issues) + 1
+    data = json.loads(quality_json(issues))
+    assert len(data) == len(issues) and data[0] == {"severity": "warning", "kind": "", "file": "a.json",
+                                                    "problem": "p0", "action": "skipped"}
+
+
+# -- every link value is untrusted (issue 13, item 10) -----------------------------------------------
+
+NASTY = ["²", "9" * 5000, "-1", "１２", "nul\x00byte", "<b>x</b>`"]
+PAGE_PARAMS = {
+    "between": ["source_chain_id", "dest_chain_id", "include_no_metadata_assets", "include_cw20_assets",
+                "include_evm_assets", "allow_multi_tx", "order"],
+    "from_source": ["source_asset_chain_id", "allow_multi_tx", "include_swaps", "native_only", "include_cw20_assets",
+                    "recommendation_reason", "group_by", "swap_venues"],
+    "network": ["chain_types", "statuses", "min_degree", "focus", "depth", "include_inactive", "include_bridges",
+                "allow_multi_tx", "top_n"],
+}
+
+
+def _link_messages(at: AppTest) -> str:
+    return "\n".join(messages(at, "error") + messages(at, "warning"))
+
+
+@pytest.mark.parametrize("value", NASTY, ids=["superscript", "5000-digits", "negative", "fullwidth", "nul", "markup"])
+def test_every_link_value_is_untrusted(make_app: MakeApp, registry: Registry, value: str) -> None:
+    """Each query parameter of each page, set to a hostile value: a message naming it, never an exception."""
+    for page, params in PAGE_PARAMS.items():
+        at = make_app(page, **dict.fromkeys(params, value))
+        no_exception(at)
+        text = _link_messages(at)
+        for param in params:
+            assert f"`{param}`" in text, (page, param, text[:300])
+    # the denom is checked against a valid chain
+    at = make_app("from_source", source_asset_chain_id="cosmoshub-4", source_asset_denom=value)
+    no_exception(at)
+    assert "`source_asset_denom`" in _link_messages(at)
+    # the UI-only keys of a valid result: the table is shown, no row selected, a warning names each key
+    at = make_app(source_chain_id="cosmoshub-4", dest_chain_id="osmosis-1", pair=value, order=value)
+    no_exception(at)
+    warnings = "\n".join(messages(at, "warning"))
+    assert "`pair`" in warnings and "`order`" in warnings and not messages(at, "error")
+    pairs = len(registry.assets_between_chains("cosmoshub-4", "osmosis-1").pairs)
+    assert len(table(at, "bc_table")) == pairs
+    assert f"0 to {pairs - 1}" in warnings
+    assert "First row shown" in "\n".join(m.value for m in at.main.markdown)
+
+
+def test_parse_pair_and_order_never_raise() -> None:
+    from assetroute_app import parse_order, parse_pair
+
+    assert parse_pair("3", 4) == (3, None)
+    for raw in (*NASTY, "4", "", " ", "+", "0x1", "1_000", "٣"):
+        row, problem = parse_pair(raw, 4)
+        assert row is None and problem is not None and problem.param == "pair" and problem.value == raw
+        assert problem.severity == "warning"
+    assert parse_pair("0", 0)[1] is not None  # an empty result has no row
+    assert parse_order("symbol") == ("symbol", None) and parse_order("api") == ("api", None)
+    for raw in NASTY:
+        order, problem = parse_order(raw)
+        assert order == "api" and problem is not None and problem.param == "order"

@@ -192,14 +192,14 @@ def test_bad_colours_and_shapes_are_replaced() -> None:
 
 def test_only_the_adapter_imports_pyvis_and_the_core_never_imports_streamlit() -> None:
     core = REPO / "assetroute_core"
-    importers = sorted(p.name for p in core.glob("*.py") if re.search(r"^\s*(from|import) pyvis", p.read_text(),
-                                                                       flags=re.MULTILINE))
-    assert importers == ["_pyvis.py"]
-    streamlit = sorted(p.name for p in core.glob("*.py") if re.search(r"^\s*(from|import) streamlit",
-                                                                      p.read_text(), flags=re.MULTILINE))
+    importers = sorted(str(p.relative_to(core)) for p in core.rglob("*.py")
+                       if re.search(r"^\s*(from|import) pyvis", p.read_text(), flags=re.MULTILINE))
+    assert importers == ["drawing/_pyvis.py"]
+    streamlit = sorted(p.name for p in core.rglob("*.py") if re.search(r"^\s*(from|import) streamlit",
+                                                                       p.read_text(), flags=re.MULTILINE))
     assert streamlit == []
-    code = ("import sys, assetroute_core, assetroute_core.figures, assetroute_core.graphviews, "
-            "assetroute_core.dashboard, assetroute_core._pyvis, assetroute_core.network; "
+    code = ("import sys, assetroute_core, assetroute_core.drawing, assetroute_core.drawing._pyvis, "
+            "assetroute_core.network, assetroute_app; "
             "assert 'streamlit' not in sys.modules, 'streamlit imported'")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
 
@@ -208,7 +208,7 @@ def test_preload_view_libraries_imports_what_result_pages_need():
     import subprocess
     import sys
 
-    code = ("import sys; from assetroute_core.dashboard import preload_view_libraries; "
+    code = ("import sys; from assetroute_app import preload_view_libraries; "
             "before = {m for m in ('pandas', 'plotly.express', 'pyvis.network') if m in sys.modules}; "
             "preload_view_libraries(); "
             "print(sorted(before), "

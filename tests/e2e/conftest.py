@@ -4,6 +4,8 @@
   usage stats, no file watcher), polls ``/_stcore/health`` and measures the cold start up to the
   first rendered page in the browser;
 * ``hostile_server`` does the same over ``tests/fixtures/hostile_registry``;
+* ``shoot`` saves a screenshot: to ``docs/screenshots/`` only with ``--screenshots`` or
+  ``ASSETROUTE_SCREENSHOTS=1``, else to a temporary folder (a test run leaves the tree clean);
 * ``browser`` is Debian's Chromium (``/usr/bin/chromium``, never a Playwright download);
 * ``timings`` collects measurements and writes ``artifacts/e2e-timings.json`` at the end.
   Timings are measured and reported, not asserted.
@@ -125,20 +127,48 @@ def main_table_rows(page: Any) -> Any:
     return results_grid(page).locator("tbody tr")
 
 
-def screenshot(page: Any, name: str, *, height: int) -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+def screenshot(page: Any, folder: Path, name: str, *, height: int) -> Path:
+    """A full-width PNG of *page* at *height* pixels, written to *folder*/*name*.png."""
+    folder.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size({"width": VIEWPORT["width"], "height": height})
     page.evaluate("""() => { window.scrollTo(0, 0);
         for (const el of document.querySelectorAll('[data-testid=stMain], [data-testid=stAppViewContainer], section'))
             el.scrollTo(0, 0); }""")
     settle(page, extra_ms=1500)
-    path = SCREENSHOTS / f"{name}.png"
+    path = folder / f"{name}.png"
     page.screenshot(path=str(path))
     page.set_viewport_size(VIEWPORT)
     return path
 
 
 # -- fixtures ----------------------------------------------------------------------------------------
+
+
+def screenshots_requested(config: pytest.Config) -> bool:
+    """``--screenshots`` or ``ASSETROUTE_SCREENSHOTS=1``: refresh ``docs/screenshots/``."""
+    return bool(config.getoption("--screenshots", default=False)) or os.environ.get(
+        "ASSETROUTE_SCREENSHOTS", "").strip().lower() in ("1", "true", "yes")
+
+
+@pytest.fixture(scope="session")
+def screenshot_dir(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where screenshots go: ``docs/screenshots/`` only when asked, else a temporary folder.
+
+    A plain test run therefore leaves the working tree clean.
+    """
+    if screenshots_requested(request.config):
+        return SCREENSHOTS
+    return tmp_path_factory.mktemp("screenshots")
+
+
+@pytest.fixture
+def shoot(screenshot_dir: Path) -> Callable[..., Path]:
+    """``shoot(page, name, height=...)`` → the screenshot's path (see :func:`screenshot_dir`)."""
+
+    def take(page: Any, name: str, *, height: int) -> Path:
+        return screenshot(page, screenshot_dir, name, height=height)
+
+    return take
 
 
 @pytest.fixture(scope="session")

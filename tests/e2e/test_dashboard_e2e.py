@@ -1,7 +1,8 @@
 """Drive every page of the real dashboard in a real headless Chromium.
 
 Fill the forms, submit, see the table rows and the graph iframe, follow a shareable link,
-save a screenshot of each page (``docs/screenshots/``), measure timings
+save a screenshot of each page (``docs/screenshots/`` when asked: ``--screenshots`` or
+``ASSETROUTE_SCREENSHOTS=1``; a temporary folder otherwise), open deep links on a fresh server, measure timings
 (``artifacts/e2e-timings.json``), and check that the hostile registry fixture renders inertly.
 """
 
@@ -15,7 +16,7 @@ import pytest
 
 from assetroute_core import Registry, load_registry
 
-from .conftest import HOSTILE, main_table_rows, results_grid, screenshot, settle, wait_for_app
+from .conftest import HOSTILE, REPO, StreamlitServer, main_table_rows, results_grid, settle, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -66,7 +67,8 @@ def submit_and_time(page: Any, button: str) -> float:
 # -- pages over the real registry --------------------------------------------------------------------
 
 
-def test_between_chains(app_server: str, new_page: Any, registry: Registry, timings: dict[str, Any]) -> None:
+def test_between_chains(app_server: str, new_page: Any, registry: Registry, timings: dict[str, Any],
+                         shoot: Any) -> None:
     page = new_page()
     page.goto(app_server + "/")
     settle(page)
@@ -99,7 +101,7 @@ def test_between_chains(app_server: str, new_page: Any, registry: Registry, timi
     for hop in expected.pairs[row].route.hops:
         assert hop.to_chain_id in html
     shared = page.url
-    screenshot(page, "between_chains", height=1750)
+    shoot(page, "between_chains", height=1750)
 
     # follow the shareable link in a fresh browser context
     other = new_page()
@@ -113,7 +115,8 @@ def test_between_chains(app_server: str, new_page: Any, registry: Registry, timi
     assert "CCTP" in graph_frame(other).locator("html").inner_html()
 
 
-def test_from_source(app_server: str, new_page: Any, registry: Registry, timings: dict[str, Any]) -> None:
+def test_from_source(app_server: str, new_page: Any, registry: Registry, timings: dict[str, Any],
+                     shoot: Any) -> None:
     page = new_page()
     page.goto(app_server + "/from_source")
     settle(page)
@@ -134,7 +137,7 @@ def test_from_source(app_server: str, new_page: Any, registry: Registry, timings
     assert_graph_drawn(page)
     assert "Arbitrum One (42161)" in graph_frame(page).locator("html").inner_html()
     assert page.locator("[data-testid='stMain'] .js-plotly-plot").count() == 2
-    screenshot(page, "from_source", height=1900)
+    shoot(page, "from_source", height=1900)
 
     # a shared link with the other request fields
     other = new_page()
@@ -149,13 +152,13 @@ def test_from_source(app_server: str, new_page: Any, registry: Registry, timings
     assert results_grid(other).locator("table").get_attribute("aria-rowcount") == str(len(direct) + 1)
 
 
-def test_network(app_server: str, new_page: Any, timings: dict[str, Any]) -> None:
+def test_network(app_server: str, new_page: Any, timings: dict[str, Any], shoot: Any) -> None:
     page = new_page()
     page.goto(app_server + "/network")
     settle(page)
     assert_graph_drawn(page)
     assert page.locator("[data-testid='stMain'] .js-plotly-plot").count() == 1
-    screenshot(page, "network", height=1900)
+    shoot(page, "network", height=1900)
     pick(page, "Neighbourhood of", "Cosmos Hub")
     started = time.perf_counter()
     page.get_by_role("button", name="Apply").click()
@@ -179,6 +182,58 @@ def test_bad_link_shows_a_message(app_server: str, new_page: Any) -> None:
     settle(page)
     assert "ufake" in page.get_by_test_id("stAlertContentError").inner_text()
     assert page.get_by_test_id("stException").count() == 0
+    # a row number no int() accepts (issue 13): the table, a warning, no traceback
+    page.goto(app_server + "/between_chains?source_chain_id=cosmoshub-4&dest_chain_id=osmosis-1&pair=%C2%B2")
+    main_table_rows(page).first.wait_for(state="attached", timeout=30_000)
+    settle(page)
+    warning = page.get_by_test_id("stAlertContentWarning").first.inner_text()
+    assert "pair" in warning and "²" in warning
+    assert page.get_by_test_id("stException").count() == 0
+
+
+def test_deep_links_on_a_fresh_server(registry_path: Any, new_page: Any, registry: Registry, shoot: Any) -> None:
+    """The first request a new server sees is a deep link: the page opens inside app.py's frame.
+
+    Streamlit routes a fresh process by the ``pages/`` folder until ``st.navigation`` runs; the
+    page must still get the top navigation, the sidebar and the link's query (no "page not found").
+    """
+    server = StreamlitServer(registry_path, REPO / "artifacts" / "streamlit-deep-link.log")
+    try:
+        expected = registry.assets_between_chains("cosmoshub-4", "osmosis-1", allow_multi_tx=True)
+        row = next(i for i, p in enumerate(expected.pairs) if "CCTP" in p.bridges)
+        page = new_page()
+        page.goto(server.url + f"/between_chains?source_chain_id=cosmoshub-4&dest_chain_id=osmosis-1"
+                               f"&allow_multi_tx=true&pair={row}")
+        main_table_rows(page).first.wait_for(state="attached", timeout=60_000)
+        settle(page)
+        assert main_table_rows(page).count() == len(expected.pairs)
+        assert query(page)["pair"] == [str(row)]
+        assert "CCTP" in graph_frame(page).locator("html").inner_html()
+        # the frame of app.py: top navigation with exactly our pages, the shared sidebar
+        assert page.get_by_test_id("stSidebarNav").count() == 0
+        for title in ("Between chains", "From source", "Network"):
+            assert page.get_by_role("link", name=title).count() >= 1, title
+        sidebar = page.get_by_test_id("stSidebar").inner_text()
+        assert "Lookup backend" in sidebar and "Registry" in sidebar
+        assert page.get_by_text("Page not found").count() == 0
+        assert page.get_by_test_id("stException").count() == 0
+        shoot(page, "deep_link_fresh_server", height=1400)
+
+        # a second deep link, to another page, in a new session of the same server
+        other = new_page()
+        other.goto(server.url + "/from_source?source_asset_chain_id=noble-1&source_asset_denom=uusdc")
+        main_table_rows(other).first.wait_for(state="attached", timeout=30_000)
+        settle(other)
+        assert other.get_by_role("heading", name="Where can this asset go?").count() == 1
+        assert results_grid(other).locator("table").get_attribute("aria-rowcount") == str(
+            len(registry.assets_from_source("uusdc", "noble-1")) + 1)
+        # and the navigation moves between pages of the frame
+        other.get_by_role("link", name="Network").first.click()
+        other.get_by_role("heading", name="Chain network").wait_for(state="visible", timeout=30_000)
+        settle(other)
+        assert other.get_by_test_id("stException").count() == 0
+    finally:
+        server.stop()
 
 
 # -- the hostile registry ------------------------------------------------------------------------
@@ -205,7 +260,7 @@ def _hover_graphs(page: Any) -> None:
                 page.wait_for_timeout(150)
 
 
-def test_hostile_registry_is_inert(hostile_server: str, new_page: Any) -> None:
+def test_hostile_registry_is_inert(hostile_server: str, new_page: Any, shoot: Any) -> None:
     hostile = load_registry(HOSTILE)
     ids = [c.chain_id for c in hostile.chains()]
     page = new_page()
@@ -226,7 +281,7 @@ def test_hostile_registry_is_inert(hostile_server: str, new_page: Any) -> None:
     page.get_by_text("Data-quality warnings").click()
     settle(page)
     _frames_are_inert(page)
-    screenshot(page, "hostile_registry", height=1500)
+    shoot(page, "hostile_registry", height=1500)
 
     links = [
         "/from_source?source_asset_chain_id=alpha-1&source_asset_denom=ualpha&allow_multi_tx=true",

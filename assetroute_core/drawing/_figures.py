@@ -11,6 +11,8 @@ escaped before it reaches plotly, whose labels understand a little HTML (``<b>``
 * :func:`movable_heatmap` – a source × destination matrix of pair counts
   (:func:`assetroute_core.network.movable_matrix`).
 
+Colours come from :mod:`assetroute_core.drawing._spec`, shared with the graph views.
+
 The route-based figures need results computed by the embedded registry (results read from
 a remote service carry no routes); they raise :class:`ValueError` otherwise.
 """
@@ -23,23 +25,23 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .graphviews import PRIMARY, TXS_COLORS, bridge_color, txs_color
+from ._spec import PRIMARY, bridge_color, txs_color
 
 if TYPE_CHECKING:
     import pandas as pd
     import plotly.graph_objects as go
 
-    from ._results import BetweenChainsResult, DestAsset, FromSourceResult
+    from .._results import BetweenChainsResult, DestAsset, FromSourceResult
 
-__all__ = ["escape", "movable_heatmap", "pairs_summary", "reach_by_bridge", "reach_by_txs"]
+__all__ = ["escape_label", "movable_heatmap", "pairs_summary", "reach_by_bridge", "reach_by_txs"]
 
 _FONT = "Source Sans 3, Source Sans Pro, system-ui, sans-serif"
 
 
-def escape(text: object) -> str:
+def escape_label(text: object) -> str:
     """Text for a plotly label: ``<``, ``>`` and ``&`` escaped (plotly shows them as typed).
 
-    >>> escape("<b>ATOM</b> & co")
+    >>> escape_label("<b>ATOM</b> & co")
     '&lt;b&gt;ATOM&lt;/b&gt; &amp; co'
     """
     return html.escape(str(text), quote=False)
@@ -47,7 +49,7 @@ def escape(text: object) -> str:
 
 def _layout(fig: go.Figure, *, title: str | None, height: int) -> go.Figure:
     fig.update_layout(
-        title={"text": escape(title), "x": 0, "xanchor": "left", "font": {"size": 15}} if title else None,
+        title={"text": escape_label(title), "x": 0, "xanchor": "left", "font": {"size": 15}} if title else None,
         height=height,
         margin={"l": 8, "r": 8, "t": 40 if title else 10, "b": 8},
         font={"family": _FONT, "size": 13},
@@ -87,9 +89,9 @@ def pairs_summary(result: BetweenChainsResult, *, title: str | None = "Pairs by 
     for txs in sorted({k[1] for k in counts}):
         xs = [counts.get((path, txs), 0) for path in paths]
         fig.add_bar(
-            y=[escape(p) for p in paths], x=xs, orientation="h", name=_txs_bucket(txs),
+            y=[escape_label(p) for p in paths], x=xs, orientation="h", name=_txs_bucket(txs),
             marker_color=txs_color(txs), text=[str(x) if x else "" for x in xs], textposition="inside",
-            hovertemplate="%{y}<br>%{x} pair(s), " + escape(_txs_bucket(txs)) + "<extra></extra>",
+            hovertemplate="%{y}<br>%{x} pair(s), " + escape_label(_txs_bucket(txs)) + "<extra></extra>",
         )
     fig.update_layout(barmode="stack", yaxis={"autorange": "reversed", "title": None, "automargin": True},
                       xaxis={"title": "pairs"})
@@ -140,7 +142,7 @@ def reach_by_bridge(result: FromSourceResult, *, title: str | None = "Destinatio
         assets[kind] += n
     kinds = sorted(chains, key=lambda k: (-chains[k], k))
     fig = go.Figure(go.Bar(
-        x=[chains[k] for k in kinds], y=[escape(k) for k in kinds], orientation="h",
+        x=[chains[k] for k in kinds], y=[escape_label(k) for k in kinds], orientation="h",
         marker_color=[bridge_color(k) if k != "IBC" else PRIMARY for k in kinds],
         text=[str(chains[k]) for k in kinds], textposition="auto",
         customdata=[assets[k] for k in kinds],
@@ -206,12 +208,12 @@ def movable_heatmap(matrix: pd.DataFrame, *, labels: Mapping[str, str] | None = 
 
     def name(cid: str) -> str:  # display names must stay unique: plotly merges equal categories
         text = shown[cid]
-        return escape(f"{text} ({cid})" if text in clashes and text != cid else text)
+        return escape_label(f"{text} ({cid})" if text in clashes and text != cid else text)
 
     z = [[None if (v is None or (isinstance(v, float) and math.isnan(v))) else float(v) for v in row]
          for row in matrix.to_numpy().tolist()]
     text = [["" if v is None else f"{int(v)}" for v in row] for row in z]
-    hover = [[f"{escape(r)} → {escape(c)}" for c in cols] for r in rows]
+    hover = [[f"{escape_label(r)} → {escape_label(c)}" for c in cols] for r in rows]
     fig = go.Figure(go.Heatmap(
         z=z, x=[name(c) for c in cols], y=[name(r) for r in rows], text=text, texttemplate="%{text}",
         customdata=hover, hovertemplate="%{customdata}<br>%{z} pair(s)<extra></extra>",
@@ -223,6 +225,3 @@ def movable_heatmap(matrix: pd.DataFrame, *, labels: Mapping[str, str] | None = 
     size = len(rows)
     return _layout(fig, title=title, height=height or max(360, 140 + 34 * size))
 
-
-# keep the palette importable from here too (notebooks)
-TXS_PALETTE = dict(TXS_COLORS)

@@ -1,4 +1,4 @@
-"""The one adapter between :class:`~assetroute_core.graphviews.GraphSpec` and pyvis.
+"""The one adapter between :class:`~assetroute_core.drawing.GraphSpec` and pyvis.
 
 :func:`to_html` builds a pyvis ``Network`` with ``cdn_resources="in_line"`` and returns
 ``generate_html()`` post-processed so that the page is self-contained and inert:
@@ -22,7 +22,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from .graphviews import GraphSpec
+from ._spec import GraphSpec
 
 __all__ = ["to_html"]
 

@@ -1,73 +1,107 @@
-"""Streamlit helpers shared by ``app.py`` and the pages (everything testable lives in the core).
+"""The Streamlit glue of the dashboard: the frame around every page and the helpers pages call.
 
-Kept next to the pages on purpose: :mod:`assetroute_core` never imports Streamlit.
+The only module of :mod:`assetroute_app` that imports :mod:`streamlit` (the package's
+``__init__`` does not import it).  Everything testable without a browser lives in the other
+modules of the package.
+
+The frame and deep links
+    ``app.py`` calls :func:`run_app`: page config, the registry, the shared sidebar and
+    ``st.navigation`` over the scripts in ``pages/`` (one list, :data:`PAGES`), then the chosen
+    page.  Streamlit also knows ``pages/`` on its own: until some run of a process calls
+    ``st.navigation``, a folder named ``pages`` beside the entry point makes Streamlit route a
+    URL such as ``/between_chains?…`` straight to ``pages/between_chains.py`` without running
+    ``app.py`` (a deep link opened first on a fresh server; every ``AppTest`` run).  So each
+    page starts with :func:`page_frame`: inside :func:`run_app` it does nothing; run on its own
+    it draws the same frame and declares the same navigation (same ``url_path``, so Streamlit
+    resolves the same page, with the link's query string), which also switches the process to
+    navigation mode for good.  Only public Streamlit API; no script is executed twice.
+
+    Streamlit serves the default page at ``/`` only (its ``url_path`` is always empty), so a
+    page that is the default cannot also answer ``/between_chains``.  The default is therefore
+    a hidden page that sends ``/`` (with its query string) on to the first page of
+    :data:`PAGES`: every page, the first included, has its own URL, and a link to ``/?…``
+    made before still works.
 """
 
 from __future__ import annotations
 
+import contextvars
 import os
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import streamlit as st
 
 from assetroute_core import AssetRouteError, Registry, RemoteServiceError, RequestError
-from assetroute_core.dashboard import (
-    EmbeddedBackend,
-    Problem,
-    RegistryStore,
-    RemoteBackend,
-    asset_label,
-    chain_label,
-    md_code,
-    md_escape,
-    params_signature,
-    preload_view_libraries,
+from assetroute_core.drawing import GraphSpec, render_html
+
+from .backends import EmbeddedBackend, RemoteBackend, validate_base_url
+from .state import Problem, params_signature
+from .store import LogoHosts, RegistryStore, preload_view_libraries
+from .tables import (
+    quality_counts,
+    quality_csv,
+    quality_json,
+    quality_rows,
+    shown_logos,
     sorted_assets,
     sorted_chains,
-    validate_base_url,
 )
-from assetroute_core.graphviews import GraphSpec, render_html
+from .text import asset_label, chain_label, md_code, md_escape
 
 Q = TypeVar("Q")
 
 DEFAULT_REMOTE = os.environ.get("ASSETROUTE_API_URL", "http://127.0.0.1:8000")
+QUALITY_SHOWN = 20  # issues shown in the sidebar; the whole report is a download
+
+# (file stem in pages/ = url_path, title, icon); the first is the default page.
+PAGES: tuple[tuple[str, str, str], ...] = (
+    ("between_chains", "Between chains", ":material/swap_horiz:"),
+    ("from_source", "From source", ":material/hub:"),
+    ("network", "Network", ":material/lan:"),
+)
 
 
-# -- entry point -------------------------------------------------------------------------------------
+# -- the frame ---------------------------------------------------------------------------------------
 
-_ENTRY = "_assetroute_entry_ran"
-_local = threading.local()  # set while app.py runs nested inside a page (see require_entrypoint)
-
-
-def mark_entrypoint() -> None:
-    """Called first by ``app.py`` in every run: the page that follows runs inside the entry point."""
-    st.session_state[_ENTRY] = True
+_in_app: contextvars.ContextVar[bool] = contextvars.ContextVar("assetroute_in_app", default=False)
 
 
-def require_entrypoint() -> None:
-    """Called first by every page: make sure ``app.py`` (navigation, sidebar) runs around it.
+def _frame() -> Any:
+    """Page config, registry, sidebar and navigation; returns the page Streamlit resolved."""
+    st.set_page_config(page_title="assetroute · cross-chain token routes", page_icon=":material/route:",
+                       layout="wide", initial_sidebar_state="expanded")
+    sidebar(get_registry())
+    home = st.Page(_home, title="assetroute", icon=":material/route:", url_path="home", default=True,
+                   visibility="hidden")
+    pages = [st.Page(f"pages/{stem}.py", title=title, icon=icon, url_path=stem) for stem, title, icon in PAGES]
+    return st.navigation([home, *pages], position="top")
 
-    Streamlit starts a process (and ``AppTest`` every run) in its legacy ``pages/``-folder
-    mode until some run calls ``st.navigation``; a deep link to a page then runs that page
-    on its own, without ``app.py``.  In that case run ``app.py`` here instead: its
-    ``st.navigation`` switches the process to navigation mode and runs this same page (same
-    ``url_path``) inside the entry point, with the link's query string and any pending
-    widget events intact; then stop, so the page is not drawn twice.
-    """
-    if st.session_state.pop(_ENTRY, False) or getattr(_local, "nested", False):
-        return
-    app = Path(__file__).resolve().parents[1] / "app.py"
-    _local.nested = True
+
+def _home() -> None:
+    """``/``: open the first page under its own URL, keeping the query string (old links work)."""
+    st.switch_page(f"pages/{PAGES[0][0]}.py", query_params={k: st.query_params.get_all(k) for k in st.query_params})
+
+
+def run_app() -> None:
+    """The body of ``app.py``: the frame, the chosen page inside it, then the background warm-up."""
+    page = _frame()
+    token = _in_app.set(True)
     try:
-        exec(compile(app.read_text(encoding="utf-8"), str(app), "exec"),
-             {"__name__": "__main__", "__file__": str(app)})
+        page.run()
     finally:
-        _local.nested = False
-    st.stop()
+        _in_app.reset(token)
+    # After the first page is on screen (not before: it would compete with it), import what result
+    # pages need, so the first submit of a fresh process does not pay for it.
+    preload()
+
+
+def page_frame() -> None:
+    """First call of every page: draw the frame if Streamlit ran the page without ``app.py``."""
+    if not _in_app.get():
+        _frame()
 
 
 # -- registry ----------------------------------------------------------------------------------------
@@ -195,19 +229,38 @@ def sidebar(reg: Registry) -> None:
         c2.metric("Bridge links", counts.get("bridge_links", 0))
         with st.expander("All counts"):
             st.dataframe({"count": counts}, width="stretch")
-        issues = reg.quality
-        with st.expander(f"Data-quality warnings ({len(issues)})", expanded=False):
-            if issues:
-                st.caption("Problems found while reading the registry and what the loader did about them.")
-                st.dataframe(
-                    [{"file": q.file, "problem": q.problem, "action": q.action} for q in issues],
-                    hide_index=True, width="stretch", height=320,
-                    column_config={"file": st.column_config.TextColumn(width="small"),
-                                   "problem": st.column_config.TextColumn(width="large")},
-                )
-            else:
-                st.write("No problems found.")
+        _quality(reg)
         st.caption("Data: Chain Registry, by the cosmos/chain-registry contributors (CC BY 4.0).")
+
+
+def _quality(reg: Registry) -> None:
+    """The data-quality report: counts per severity, errors first, the first few rows, a download."""
+    issues = reg.quality
+    counts = quality_counts(issues)
+    with st.expander(f"Data-quality warnings ({len(issues)})", expanded=False):
+        if not issues:
+            st.write("No problems found.")
+            return
+        st.caption("Problems found while reading the registry and what the loader did about them.")
+        st.markdown("  \n".join(f"**{n}** {s}{'' if n == 1 else 's'}" for s, n in counts.items() if n)
+                    or "No problems found.")
+        shown = quality_rows(issues, limit=QUALITY_SHOWN)
+        if len(issues) > len(shown):
+            st.caption(f"The first {len(shown)} of {len(issues)}, most severe first; download the whole report.")
+        st.dataframe(
+            shown, hide_index=True, width="stretch", height=min(38 + 35 * len(shown), 320),
+            column_order=["severity", "file", "problem", "action"],
+            column_config={"severity": st.column_config.TextColumn(width="small"),
+                           "file": st.column_config.TextColumn(width="small"),
+                           "problem": st.column_config.TextColumn(width="large")},
+        )
+        fingerprint = reg.provenance.fingerprint[:12]
+        c1, c2 = st.columns(2)
+        c1.download_button("CSV", lambda: quality_csv(issues), file_name=f"quality-{fingerprint}.csv",
+                           mime="text/csv", icon=":material/download:", on_click="ignore", key="quality_csv")
+        c2.download_button("JSON", lambda: quality_json(issues), file_name=f"quality-{fingerprint}.json",
+                           mime="application/json", icon=":material/data_object:", on_click="ignore",
+                           key="quality_json")
 
 
 def backend(reg: Registry) -> EmbeddedBackend | RemoteBackend | None:
@@ -283,6 +336,15 @@ def commit_query(page: str, query: Any, *, keep: tuple[str, ...] = ()) -> None:
     write_url(params, keep=keep)
 
 
+def await_query(state: dict[str, Any], backend_obj: object, hint: str) -> Any:
+    """The page's active request; without one (or without a usable backend) a hint, and the page stops."""
+    if state["active"] is None or backend_obj is None:
+        if not state["problems"]:
+            st.info(f"{hint} The address bar keeps the request, so the link can be shared.", icon=":material/info:")
+        st.stop()
+    return state["active"]
+
+
 def show_problems(problems: list[Problem]) -> None:
     """Explain what was wrong with the link, without a traceback."""
     if not problems:
@@ -332,5 +394,16 @@ def graph(spec: GraphSpec, *, height: int = 460) -> None:
     st.iframe(render_html(spec, height=height), height=height + 8)
 
 
+@st.cache_resource(show_spinner=False)
+def _logo_hosts() -> LogoHosts:
+    return LogoHosts()
+
+
+def logos(urls: Any, symbols: Any) -> list[str]:
+    """A table's logo column as shown: reachable http(s) logos, else the symbol's initials."""
+    return shown_logos(list(urls), list(symbols), _logo_hosts().reachable)
+
+
 def logo_column(label: str = "") -> Any:
-    return st.column_config.ImageColumn(label, width="small", help="Only http(s) logos are shown")
+    return st.column_config.ImageColumn(label, width="small",
+                                        help="Only http(s) logos are shown; initials stand in for a missing logo")

@@ -1,127 +1,47 @@
 """Graph views of routes, reach and the chain network, as plain data.
 
-Each view returns a :class:`GraphSpec`: nodes and edges with labels, tooltips, colours and
-(optionally) positions, and a legend.  Nothing here knows a graph library; :func:`render_html`
-hands the spec to the one adapter (:mod:`assetroute_core._pyvis`) that turns it into a
-self-contained HTML page, so the library can be replaced without touching the views.
+Each view returns a :class:`~assetroute_core.drawing.GraphSpec`: nodes and edges with labels,
+tooltips, colours and (optionally) positions, and a legend.  Nothing here knows a graph
+library; :func:`render_html` hands the spec to the one adapter
+(:mod:`assetroute_core.drawing._pyvis`) that turns it into a self-contained HTML page, so the
+library can be replaced without touching the views.  Imports go one way only:
+``_views`` → ``_pyvis`` → ``_spec``.
 
 Labels and tooltips are plain text taken from the registry; the adapter is responsible for
 showing them as text, never as markup.
-
->>> spec = GraphSpec(nodes=(GraphNode("a", "A"), GraphNode("b", "B")), edges=(GraphEdge("a", "b", "IBC"),))
->>> [n.id for n in spec.nodes], spec.edges[0].label
-(['a', 'b'], 'IBC')
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ._spec import (
+    BRIDGE_COLORS,
+    CHAIN_TYPE_COLORS,
+    OTHER_BRIDGE_COLOR,
+    OTHER_CHAIN_COLOR,
+    PRIMARY,
+    TXS_COLORS,
+    UNKNOWN_COLOR,
+    GraphEdge,
+    GraphNode,
+    GraphSpec,
+    bridge_color,
+    txs_color,
+)
+
 if TYPE_CHECKING:
-    from ._models import Route
-    from ._results import DestAsset, FromSourceResult
+    from .._models import Route
+    from .._results import DestAsset, FromSourceResult
 
 __all__ = [
-    "BRIDGE_COLORS",
-    "CHAIN_TYPE_COLORS",
-    "TXS_COLORS",
-    "GraphEdge",
-    "GraphNode",
-    "GraphSpec",
-    "bridge_color",
     "chain_network_graph",
     "destination_graph",
     "render_html",
     "route_graph",
-    "txs_color",
 ]
-
-# -- palette (shared with :mod:`assetroute_core.figures`) --------------------------------------------
-
-PRIMARY = "#4F46E5"
-TXS_COLORS = {1: "#16A34A", 2: "#F59E0B", 3: "#DC2626"}
-UNKNOWN_COLOR = "#94A3B8"
-BRIDGE_COLORS = {"IBC": "#64748B", "AXELAR": "#F97316", "CCTP": "#0EA5E9", "EUREKA": "#E11D48"}
-OTHER_BRIDGE_COLOR = "#A855F7"
-CHAIN_TYPE_COLORS = {"cosmos": PRIMARY, "evm": "#0EA5E9"}
-OTHER_CHAIN_COLOR = "#94A3B8"
-
-
-def txs_color(txs: int | None) -> str:
-    """Colour for a transaction count: green 1, amber 2, red 3 or more, grey unknown.
-
-    >>> txs_color(1), txs_color(5), txs_color(None)
-    ('#16A34A', '#DC2626', '#94A3B8')
-    """
-    if txs is None:
-        return UNKNOWN_COLOR
-    return TXS_COLORS.get(txs, TXS_COLORS[3]) if txs >= 1 else UNKNOWN_COLOR
-
-
-def bridge_color(kind: str) -> str:
-    """Colour of a bridge kind (IBC grey, AXELAR orange, CCTP blue, EUREKA red, others violet)."""
-    return BRIDGE_COLORS.get(kind, OTHER_BRIDGE_COLOR)
-
-
-# -- the spec --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class GraphNode:
-    """A node: ``id`` is internal; ``label`` and ``title`` (tooltip) are shown as plain text."""
-
-    id: str
-    label: str
-    title: str = ""
-    color: str = PRIMARY
-    size: float = 16.0
-    shape: str = "dot"
-    x: float | None = None
-    y: float | None = None
-    border_color: str | None = None
-    border_width: int = 1
-
-
-@dataclass(frozen=True, slots=True)
-class GraphEdge:
-    """An edge between two node ids; ``label`` and ``title`` are shown as plain text."""
-
-    source: str
-    target: str
-    label: str = ""
-    title: str = ""
-    color: str = UNKNOWN_COLOR
-    width: float = 1.5
-    dashes: bool = False
-    arrows: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class GraphSpec:
-    """A graph as data: nodes, edges, a legend of ``(colour, meaning)`` and layout hints.
-
-    When every node has ``x``/``y`` the renderer keeps the layout fixed (no physics).
-    """
-
-    nodes: tuple[GraphNode, ...]
-    edges: tuple[GraphEdge, ...]
-    legend: tuple[tuple[str, str], ...] = ()
-    directed: bool = True
-    edge_labels: bool = True
-    font_size: int = 14
-
-    @property
-    def positioned(self) -> bool:
-        return bool(self.nodes) and all(n.x is not None and n.y is not None for n in self.nodes)
-
-    def node(self, node_id: str) -> GraphNode:
-        for n in self.nodes:
-            if n.id == node_id:
-                return n
-        raise KeyError(node_id)
 
 
 def render_html(spec: GraphSpec, *, height: int = 480) -> str:

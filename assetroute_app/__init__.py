@@ -1,0 +1,103 @@
+"""The assetroute dashboard's own package: everything the pages need that is not Streamlit.
+
+``app.py`` and ``pages/`` (the Streamlit scripts) stay thin; what can be tested without a
+browser lives here, split by concern, and none of these modules imports :mod:`streamlit`:
+
+``state``
+    Each page's request as a query string (``BetweenQuery``, ``FromSourceQuery``,
+    ``NetworkQuery``), parsed as untrusted input into values and :class:`Problem` messages.
+``backends``
+    Who answers the lookups: the embedded registry or a compatible HTTP service.
+``store``
+    One registry load per process, and the background warm-up of the view libraries.
+``tables``
+    Tables, counts and the data-quality report built from results alone.
+``text``
+    Registry text made inert for markdown, labels, safe logos and their offline fallback.
+
+The Streamlit glue (navigation, sidebar, caching, messages) is :mod:`assetroute_app.ui`,
+imported by the scripts only.  The engine (:mod:`assetroute_core`) never imports this package.
+"""
+
+from .backends import Backend, EmbeddedBackend, RemoteBackend, validate_base_url
+from .state import (
+    BETWEEN_FLAGS,
+    DEFAULT_TOP_N,
+    FROM_SOURCE_FLAGS,
+    NETWORK_STATUSES,
+    ORDERS,
+    BetweenQuery,
+    FromSourceQuery,
+    NetworkQuery,
+    Problem,
+    params_signature,
+    parse_flag,
+    parse_order,
+    parse_pair,
+)
+from .store import LogoHosts, RegistryStore, preload_view_libraries
+from .tables import (
+    BETWEEN_COLUMNS,
+    FROM_SOURCE_COLUMNS,
+    ROUTE_COLUMNS,
+    between_summary,
+    between_table,
+    default_asset,
+    from_source_summary,
+    from_source_table,
+    order_by_symbol,
+    quality_counts,
+    quality_csv,
+    quality_json,
+    quality_rows,
+    shown_logos,
+    sorted_assets,
+    sorted_chains,
+)
+from .text import asset_label, chain_label, group_label, initials_logo, md_code, md_escape, safe_logo
+
+__all__ = [
+    "BETWEEN_COLUMNS",
+    "BETWEEN_FLAGS",
+    "DEFAULT_TOP_N",
+    "FROM_SOURCE_COLUMNS",
+    "FROM_SOURCE_FLAGS",
+    "NETWORK_STATUSES",
+    "ORDERS",
+    "ROUTE_COLUMNS",
+    "Backend",
+    "BetweenQuery",
+    "EmbeddedBackend",
+    "FromSourceQuery",
+    "LogoHosts",
+    "NetworkQuery",
+    "Problem",
+    "RegistryStore",
+    "RemoteBackend",
+    "asset_label",
+    "between_summary",
+    "between_table",
+    "chain_label",
+    "default_asset",
+    "from_source_summary",
+    "from_source_table",
+    "group_label",
+    "initials_logo",
+    "md_code",
+    "md_escape",
+    "order_by_symbol",
+    "params_signature",
+    "parse_flag",
+    "parse_order",
+    "parse_pair",
+    "preload_view_libraries",
+    "quality_counts",
+    "quality_csv",
+    "quality_json",
+    "quality_rows",
+    "safe_logo",
+    "shown_logos",
+    "sorted_assets",
+    "sorted_chains",
+    "validate_base_url",
+]
