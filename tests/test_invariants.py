@@ -446,8 +446,14 @@ def _merged(ops: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def check_routes(answers: Iterable[Answer]) -> list[str]:
-    """Invariant 5: txs_required == 1 + #(hops after the first marked new_tx); the hops are the route."""
+def check_routes(answers: Iterable[Answer], pfm: dict[str, bool] | None = None,
+                 ports: dict[tuple[str, str], str] | None = None) -> list[str]:
+    """Invariant 5: txs_required == 1 + #(hops after the first marked new_tx); the hops are the route.
+
+    With *pfm* (chain_id -> runs PFM) and *ports* ((chain_id, channel) -> port), also SPEC §3's rule for a
+    hop that follows a plain IBC arrival: it needs a new transaction exactly when the chain it leaves does
+    not run PFM or the token arrived there over a ``wasm.`` port (a contract token coming home).
+    """
     out: list[str] = []
     for a in _distinct(answers):
         hops = a.route.hops if a.route is not None else None
@@ -455,6 +461,18 @@ def check_routes(answers: Iterable[Answer]) -> list[str]:
         if not hops:
             out.append(f"[route has hops] {what}: no hops")
             continue
+        if pfm is not None and ports is not None:
+            for prev, hop in itertools.pairwise(hops):
+                plain_ibc = prev.kind == prev.operation == hop.kind == hop.operation == "IBC"
+                if not plain_ibc or prev.counterparty_channel is None:
+                    continue
+                into_wasm = ports.get((prev.to_chain_id, prev.counterparty_channel), "").startswith("wasm.")
+                expected = into_wasm or not pfm.get(prev.to_chain_id, False)
+                if hop.new_tx != expected:
+                    out.append(f"[new_tx after an IBC arrival: no PFM or arrived over wasm.] {what}: at "
+                               f"{prev.to_chain_id!r} (PFM {pfm.get(prev.to_chain_id, False)}, arrived over "
+                               f"{prev.counterparty_channel} {'wasm.' if into_wasm else 'transfer'}) new_tx is "
+                               f"{hop.new_tx}")
         if not hops[0].new_tx:
             out.append(f"[first hop starts a tx] {what}: hops[0].new_tx is False")
         counted = 1 + sum(1 for h in hops[1:] if h.new_tx)
@@ -567,8 +585,17 @@ def test_no_unlisted_multi_hop_denom(sample: Sample, raw: Raw, registry: ar.Regi
              "no multi-hop denom unless listed or asked for (DIRECT)")
 
 
-def test_txs_required_counts_new_transactions(sample: Sample) -> None:
-    _fail_on(check_routes(sample.routed()), "txs_required == 1 + hops after the first marked new_tx")
+def _ports(raw: Raw, registry: ar.Registry) -> dict[tuple[str, str], str]:
+    """(chain_id, channel_id) -> port, from the raw _IBC files."""
+    ids = {c.chain_name: c.chain_id for c in registry.chains()}
+    return {(ids[e.chain], e.channel): e.port for (chain, _other), ends in _ends(raw).items() if chain in ids
+            for e in ends}
+
+
+def test_txs_required_counts_new_transactions(sample: Sample, raw: Raw, registry: ar.Registry) -> None:
+    pfm = {c.chain_id: c.pfm_enabled for c in registry.chains()}
+    _fail_on(check_routes(sample.routed(), pfm, _ports(raw, registry)),
+             "txs_required == 1 + hops after the first marked new_tx (and new_tx as SPEC §3 says)")
 
 
 def test_ibc_only_routes_end_at_a_canonical_representation(sample: Sample, registry: ar.Registry) -> None:
