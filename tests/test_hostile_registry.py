@@ -1090,10 +1090,13 @@ def _check_lookalikes(out: dict[str, Any], clean: dict[str, Any]) -> None:
 
 
 def _check_flood(out: dict[str, Any], clean: dict[str, Any]) -> None:
-    # 10^6 + 1 issues in that file (one per entry, and "assetlist without chain.json"): 50 listed, 1 summary.
+    # "assetlist has 1000000 entries", "assetlist without chain.json", then one issue for each of the first
+    # MAX_ASSETS_PER_LIST entries: 50 listed, then 1 summary.
     mine = _issues(out, "zznoise/assetlist.json")
     assert len(mine) == _loader.MAX_ISSUES_PER_FILE + 1
-    dropped = NOISE + 1 - _loader.MAX_ISSUES_PER_FILE
+    assert [q[2:4] for q in mine[:2]] == [["too-many-assets", f"assetlist has {NOISE} entries (limit 50000)"],
+                                          ["", "assetlist without chain.json and no overlay chain id"]]
+    dropped = _loader.MAX_ASSETS_PER_LIST + 2 - _loader.MAX_ISSUES_PER_FILE
     assert mine[-1][2] == "issues-not-listed" and mine[-1][3].startswith(f"{dropped} more issue(s) in this file")
     assert out["dropped"] == dropped
     assert len(out["quality"]) == len(clean["quality"]) + len(mine)
