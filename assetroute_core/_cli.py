@@ -259,13 +259,31 @@ def _cmd_chains(args: argparse.Namespace) -> int:
     return 0
 
 
-def quality_summary(issues: Sequence[QualityIssue], first: int = DEFAULT_ISSUES) -> dict[str, Any]:
-    """``{"total", "by_kind": {kind: count} (most frequent first), "issues": [first N issues]}``."""
-    kinds = Counter(issue_kind(q.problem) for q in issues)
+SEVERITIES = ("error", "warning", "info")
+
+
+def quality_summary(issues: Sequence[QualityIssue], first: int = DEFAULT_ISSUES, *, dropped: int = 0) -> dict[str, Any]:
+    """The data-quality report in brief, errors first.
+
+    ``{"total", "dropped", "by_severity": {severity: count}, "by_kind": {kind: count} (most frequent first),
+    "errors": [every error-level issue], "issues": [the first N issues, error-level ones first]}``. A kind is
+    the issue's own ``kind``, else its problem text with the specific values masked (:func:`issue_kind`);
+    ``dropped`` is how many issues the loader counted but did not list (the report is capped).
+    """
+    kinds = Counter(q.kind or issue_kind(q.problem) for q in issues)
+    severities: Counter[str] = Counter(q.severity for q in issues)
+    ordered = sorted(issues, key=lambda q: q.severity != "error")  # stable: load order otherwise
+
+    def row(q: QualityIssue) -> dict[str, str]:
+        return {"file": q.file, "problem": q.problem, "action": q.action, "severity": q.severity, "kind": q.kind}
+
     return {
         "total": len(issues),
+        "dropped": dropped,
+        "by_severity": {s: severities[s] for s in SEVERITIES if severities[s]},
         "by_kind": dict(sorted(kinds.items(), key=lambda kv: (-kv[1], kv[0]))),
-        "issues": [{"file": q.file, "problem": q.problem, "action": q.action} for q in issues[:max(first, 0)]],
+        "errors": [row(q) for q in ordered if q.severity == "error"],
+        "issues": [row(q) for q in ordered[:max(first, 0)]],
     }
 
 
@@ -274,7 +292,7 @@ def _cmd_registry_info(args: argparse.Namespace) -> int:
 
     registry = load_registry(args.registry)
     prov = registry.provenance.to_dict()
-    summary = quality_summary(registry.quality, args.issues)
+    summary = quality_summary(registry.quality, args.issues, dropped=registry.engine.data.quality_dropped)
     if args.json:
         _write_bytes(dumps({"provenance": prov, "quality": summary}))
         return 0
@@ -289,14 +307,28 @@ def _cmd_registry_info(args: argparse.Namespace) -> int:
     print("counts:")
     print(table(None, [["  " + name, str(value)] for name, value in prov["counts"].items()]))
     print()
-    print(f"data quality: {summary['total']} issue{'s' if summary['total'] != 1 else ''}")
-    if summary["by_kind"]:
-        print(table(["ISSUES", "KIND"], [[str(n), kind] for kind, n in summary["by_kind"].items()]))
-    if summary["issues"]:
+    by_severity = ", ".join(f"{n} {s}{'s' if n != 1 and s != 'info' else ''}"
+                            for s, n in summary["by_severity"].items())
+    print(f"data quality: {summary['total']} issue{'s' if summary['total'] != 1 else ''}"
+          + (f" ({by_severity})" if by_severity else "")
+          + (f", and {summary['dropped']} more counted but not listed" if summary["dropped"] else ""))
+    if summary["errors"]:
         print()
-        print(f"first {len(summary['issues'])}:")
-        for issue in summary["issues"]:
+        print(f"errors ({len(summary['errors'])}), to act on first:")
+        for issue in summary["errors"]:
             print(f"  {issue['file']}: {issue['problem']} → {issue['action']}")
+    if summary["by_kind"]:
+        print()
+        rows = Counter((q.severity, q.kind or issue_kind(q.problem)) for q in registry.quality)
+        print(table(["ISSUES", "SEVERITY", "KIND"], [
+            [str(n), severity, kind] for (severity, kind), n in
+            sorted(rows.items(), key=lambda kv: (SEVERITIES.index(kv[0][0]), -kv[1], kv[0][1]))]))
+    rest = [q for q in registry.quality if q.severity != "error"][:max(args.issues, 0)]
+    if rest:
+        print()
+        print(f"first {len(rest)}{' others' if summary['errors'] else ''}:")
+        for q in rest:
+            print(f"  {q.file}: {q.problem} → {q.action}")
     return 0
 
 

@@ -9,6 +9,13 @@ duplicate keys, huge numbers, deep nesting), every field is type-checked, long t
 is cut and control characters are removed (both reported), identifiers that could
 not be real (channel ids, chain-ids, denoms) are rejected, and text that looks like
 markup or a script URL is reported but kept verbatim: it is data, never interpreted.
+
+The file system is not trusted either: a directory source is walked without ever reading outside
+its root (links are followed only when they resolve inside it; loops, dangling links, FIFOs and
+unreadable entries are reported), and ``testnets/`` is not read (another world). Chain-ids are
+assigned once every chain is read, by rules that folder order cannot sway (:func:`_assign_chain_ids`).
+The report is graded (``severity``, ``kind``) and bounded: :data:`MAX_ISSUES_PER_FILE` per file,
+:data:`MAX_ISSUES` in all (:data:`ERROR_RESERVE` of them kept for errors), the rest counted.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ MAX_CHAIN_ID = 128  # longer chain-ids are rejected (and reported)
 MAX_FILE_BYTES = 32 * 1024 * 1024  # larger files are not read (the largest real one is well under 1 MB)
 MAX_HOPS = 16  # the engine unwinds at most this many hops; longer paths are reported
 MAX_NUMBER_DIGITS = 64  # longer JSON integers are kept as text (int() of > 4300 digits raises)
+MAX_ASSETS_PER_LIST = 50_000  # entries read per assetlist (the largest real one has 597); the rest reported
 MAX_ISSUES_PER_FILE = 50  # issues listed per file (per severity class: errors, the rest); then one summary
 MAX_ISSUES = 5_000  # issues listed in all, summaries included; then one final summary line
 ERROR_RESERVE = 500  # of MAX_ISSUES, kept for error-level issues: warnings cannot crowd them out
@@ -109,8 +117,7 @@ class RegistryData:
         """Report a problem; past the caps it is only counted (see :meth:`close_report`)."""
         error = severity == "error"
         key = (file, error)
-        seen = self._seen.get(key, 0) + 1
-        self._seen[key] = seen
+        seen = self._seen[key] = self._seen.get(key, 0) + 1
         if seen > MAX_ISSUES_PER_FILE:
             self._dropped.setdefault(file, [0, 0])[0 if error else 1] += 1
         elif len(self.quality) >= (MAX_ISSUES if error else MAX_ISSUES - ERROR_RESERVE):
@@ -356,12 +363,12 @@ def _read_json(path: str, rel: str, data: RegistryData, digest: Any) -> Any:
             if st.st_size > MAX_FILE_BYTES:
                 data.issue(rel, f"file is {st.st_size} bytes (limit {MAX_FILE_BYTES})", "file skipped")
                 return None
-            raw = f.read(MAX_FILE_BYTES + 1)
+            raw = f.read(st.st_size + 1)  # one byte more than it should hold: a growing file is noticed
     except OSError as exc:
         data.issue(rel, f"unreadable: {_os_error(exc)}", "file skipped", severity="error", kind="unreadable")
         return None
-    if len(raw) > MAX_FILE_BYTES:  # it grew while being read
-        data.issue(rel, f"file is over {MAX_FILE_BYTES} bytes (limit {MAX_FILE_BYTES})", "file skipped")
+    if len(raw) > st.st_size:
+        data.issue(rel, "file grew while being read", "file skipped", severity="error", kind="unreadable")
         return None
     digest.update(rel.encode() + b"\0" + hashlib.sha256(raw).digest())
     data.files += 1
@@ -528,6 +535,12 @@ def read_registry(root: str | os.PathLike[str], overlay: Overlay) -> RegistryDat
             )
         if "assetlist.json" in files:
             doc = _read_json(files["assetlist.json"], rel + "/assetlist.json", data, digest)
+            entries = doc.get("assets") if isinstance(doc, dict) else None
+            if isinstance(entries, list) and len(entries) > MAX_ASSETS_PER_LIST:
+                data.issue(rel + "/assetlist.json", f"assetlist has {len(entries)} entries "
+                           f"(limit {MAX_ASSETS_PER_LIST})", f"the first {MAX_ASSETS_PER_LIST} read, the rest skipped",
+                           kind="too-many-assets")
+                del entries[MAX_ASSETS_PER_LIST:]
             if doc is not None:
                 assetlists.append((folder, rel + "/assetlist.json", doc))
             if folder not in data.chains and chain_doc is None:

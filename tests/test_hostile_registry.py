@@ -729,29 +729,56 @@ def test_odd_unicode_is_kept_verbatim_and_never_breaks_encoding(corpus: dict[str
     assert nul is not None and (nul.to_api()["symbol"], nul.to_api()["description"]) == ("NUL[31m", "ab")
 
 
-def test_every_damaged_registry_loads_in_a_child_process_within_a_hard_bound(corpus: dict[str, Path]) -> None:
-    """A hang in C code (a regex, the JSON scanner) would not yield to an in-process timer: a child would."""
+SMALL_CHILD_ADDRESS_SPACE = 1024 * MB  # the corpus child: interpreter, one damaged registry at a time, queries
+SMALL_CHILD_SECONDS = 180.0  # the whole corpus (69 registries) in one child
+
+
+def test_every_damaged_registry_loads_and_answers_in_a_child_process_within_hard_bounds(
+        corpus: dict[str, Path]) -> None:
+    """A hang in C code (a regex, the JSON scanner) would not yield to an in-process timer: a child would.
+
+    The child loads every damaged registry and runs a bounded series of queries on each (both lookups over
+    every ordered pair of its routable chains, every flag; assets_from_source for the first three assets of
+    each chain), under SMALL_CHILD_ADDRESS_SPACE of address space (RLIMIT_AS) and SMALL_CHILD_SECONDS in all;
+    each registry's load and queries must also stay under LOAD_BOUND_S.
+    """
     script = (
         "import json, sys, time\n"
         "from assetroute_core import _loader, load_registry\n"
+        "every = dict.fromkeys(['include_no_metadata_assets', 'include_cw20_assets', 'include_evm_assets',\n"
+        "                       'allow_multi_tx'], True)\n"
         "out = {}\n"
         "for case_id, root, limits in json.load(sys.stdin):\n"
         "    saved = {k: getattr(_loader, k) for k in limits}\n"
         "    for k, v in limits.items(): setattr(_loader, k, v)\n"
-        "    t = time.perf_counter(); reg = load_registry(root)\n"
-        "    out[case_id] = [time.perf_counter() - t, len(reg.quality)]\n"
+        "    t = time.perf_counter(); reg = load_registry(root); load_s = time.perf_counter() - t\n"
         "    for k, v in saved.items(): setattr(_loader, k, v)\n"
+        "    t = time.perf_counter(); n = 0\n"
+        "    ids = [c.chain_id for c in reg.chains()]\n"
+        "    for a in ids:\n"
+        "        for b in ids:\n"
+        "            if a != b: n += len(reg.assets_between_chains(a, b, **every).to_json()) > 0\n"
+        "        for asset in reg.assets(a)[:3]:\n"
+        "            n += len(reg.assets_from_source(asset.denom, a, allow_multi_tx=True).to_json()) > 0\n"
+        "    out[case_id] = [load_s, time.perf_counter() - t, len(reg.quality), n]\n"
         "print(json.dumps(out))\n"
     )
     jobs = [[c.id, str(corpus[c.id]), c.limits] for c in CASES]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
+
+    def limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (SMALL_CHILD_ADDRESS_SPACE, SMALL_CHILD_ADDRESS_SPACE))
+
     done = subprocess.run([sys.executable, "-c", script], input=json.dumps(jobs), capture_output=True, text=True,
-                          timeout=120, cwd=REPO, env=env, check=True)
+                          timeout=SMALL_CHILD_SECONDS, cwd=REPO, env=env, preexec_fn=limit)
+    assert done.returncode == 0, done.stderr[-4000:]
     timings = json.loads(done.stdout)
     assert set(timings) == {c.id for c in CASES}
-    slow = {k: v[0] for k, v in timings.items() if v[0] > LOAD_BOUND_S}
+    slow = {k: v[:2] for k, v in timings.items() if v[0] + v[1] > LOAD_BOUND_S}
     assert not slow
-    assert all(n > 0 for _, n in timings.values())
+    assert all(issues > 0 and queries >= 30 for _, _, issues, queries in timings.values())
 
 
 def test_damage_inside_the_real_snapshot_leaves_the_rest_intact(registry: ar.Registry, registry_path: Path,
@@ -1093,10 +1120,13 @@ def _check_lookalikes(out: dict[str, Any], clean: dict[str, Any]) -> None:
 
 
 def _check_flood(out: dict[str, Any], clean: dict[str, Any]) -> None:
-    # 10^6 + 1 issues in that file (one per entry, and "assetlist without chain.json"): 50 listed, 1 summary.
+    # "assetlist has 1000000 entries", "assetlist without chain.json", then one issue for each of the first
+    # MAX_ASSETS_PER_LIST entries: 50 listed, then 1 summary.
     mine = _issues(out, "zznoise/assetlist.json")
     assert len(mine) == _loader.MAX_ISSUES_PER_FILE + 1
-    dropped = NOISE + 1 - _loader.MAX_ISSUES_PER_FILE
+    assert [q[2:4] for q in mine[:2]] == [["too-many-assets", f"assetlist has {NOISE} entries (limit 50000)"],
+                                          ["", "assetlist without chain.json and no overlay chain id"]]
+    dropped = _loader.MAX_ASSETS_PER_LIST + 2 - _loader.MAX_ISSUES_PER_FILE
     assert mine[-1][2] == "issues-not-listed" and mine[-1][3].startswith(f"{dropped} more issue(s) in this file")
     assert out["dropped"] == dropped
     assert len(out["quality"]) == len(clean["quality"]) + len(mine)

@@ -165,3 +165,99 @@ def test_archive_source_loads_like_the_directory(tiny, tmp_path):
     from_archive = ar.load_registry(archive, cache_dir=tmp_path / "cache")
     assert from_archive.provenance.kind == "archive"
     assert from_archive.provenance.fingerprint == from_dir.provenance.fingerprint
+
+
+# -- severities, chain-id ownership and the bounded report -------------------------------------------
+
+
+def test_quality_issue_keeps_its_positional_shape():
+    issue = ar.QualityIssue("f.json", "problem", "action")
+    assert (issue.severity, issue.kind) == ("warning", "")
+    assert ar.QualityIssue("f.json", "p", "a", "error", "unreadable").severity == "error"
+
+
+def test_real_killed_namesakes_leave_the_id_to_the_live_chain(registry):
+    # notes/chain-registry.md §3.1: four chain-ids shared by a live chain and its killed predecessor.
+    for chain_id, live, killed in (("andromeda-1", "andromeda", "andromeda1"),
+                                   ("morocco-1", "terpnetwork", "chronicnetwork"),
+                                   ("dungeon-1", "dungeon", "dungeon1"),
+                                   ("odin-mainnet-freya", "odin", "odin1")):
+        assert registry.chain(chain_id).chain_name == live
+        hits = [q for q in registry.quality if q.kind == "chain-id-shared" and f"'{chain_id}'" in q.problem]
+        assert [(q.file, q.severity, q.action) for q in hits] == [
+            (f"{killed}/chain.json", "info", f"'{live}' (live) owns it")]
+    # The real snapshot has nothing error-level; a Cosmos chain with an unopposed numeric id keeps it.
+    assert not [q for q in registry.quality if q.severity == "error"]
+    assert registry.chain("1919").chain_name == "turkchain"
+    assert registry.chain("1").chain_name == "ethereum"
+    # Eureka (IBC v2) client ids in paths are a known quirk, not a fault: info.
+    v2 = [q for q in registry.quality if "08-wasm-" in q.problem]
+    assert v2 and all((q.severity, q.kind) == ("info", "ibc-v2-client") for q in v2)
+
+
+def test_live_chains_claiming_one_id_route_neither_whatever_the_folder_order(tiny):
+    for newcomer in ("aaalpha", "zzalpha"):
+        _write(tiny, f"{newcomer}/chain.json", _chain(newcomer, "alpha-1"))
+        reg = ar.load_registry(tiny)
+        with pytest.raises(ar.NotFoundError):
+            reg.chain("alpha-1")
+        errors = {(q.file, q.kind) for q in reg.quality if q.severity == "error"}
+        assert errors == {("alpha/chain.json", "chain-id-conflict"), (f"{newcomer}/chain.json", "chain-id-conflict")}
+        shutil.rmtree(tiny / newcomer)
+
+
+def test_numeric_ids_belong_to_evm_chains(tiny):
+    _write(tiny, "_non-cosmos/ethereum/chain.json", {**_chain("ethereum", "1"), "chain_type": "eip155"})
+    _write(tiny, "aaevil/chain.json", _chain("aaevil", "1"))
+    _write(tiny, "delta/chain.json", _chain("delta", "12345"))  # numeric, but no EVM chain claims it
+    reg = ar.load_registry(tiny)
+    assert reg.chain("1").chain_name == "ethereum"
+    assert reg.chain("12345").chain_name == "delta"
+    [refused] = [q for q in reg.quality if q.severity == "error"]
+    assert (refused.file, refused.kind) == ("aaevil/chain.json", "numeric-chain-id")
+    assert "'ethereum' (evm) claims it" in refused.problem and "'aaevil' (cosmos) is not routed" in refused.action
+
+
+def test_the_report_is_capped_per_file_and_overall_and_errors_are_never_crowded_out(tiny, monkeypatch):
+    from assetroute_core import _loader
+
+    monkeypatch.setattr(_loader, "MAX_ISSUES_PER_FILE", 5)
+    monkeypatch.setattr(_loader, "MAX_ISSUES", 30)
+    monkeypatch.setattr(_loader, "ERROR_RESERVE", 6)
+    for i in range(30):  # 30 files x 8 warnings (7 bad entries, and "no chain.json" found first)
+        _write(tiny, f"noise{i:02}/assetlist.json", {"chain_name": f"noise{i:02}", "assets": [{"symbol": "X"}] * 7})
+    _write(tiny, "zz/chain.json", _chain("zz", "alpha-1"))  # found after 30 warnings: an error-level conflict
+    reg = ar.load_registry(tiny)
+    data = reg.engine.data
+    errors = [q for q in reg.quality if q.severity == "error"]
+    assert {q.file for q in errors} == {"alpha/chain.json", "zz/chain.json"}
+    listed = [q for q in reg.quality if q.kind != "issues-not-listed"]
+    per_file = [q for q in reg.quality if q.kind == "issues-not-listed" and q.file != "(registry)"]
+    final = reg.quality[-1]
+    # Warnings stop at 24 (30 minus the 6 kept for errors); both errors are listed; summaries fill the rest.
+    assert len(listed) == 24 + 2 and len(per_file) == 4 and len(reg.quality) == 30 + 1
+    assert (per_file[0].file, per_file[0].problem) == ("noise00/assetlist.json",
+                                                       "3 more issue(s) in this file not listed")
+    assert (final.file, final.kind, final.severity) == ("(registry)", "issues-not-listed", "warning")
+    # Every issue is listed or counted: 240 warnings and 2 errors.
+    assert len(listed) + data.quality_dropped == 240 + 2
+    assert final.problem == f"{data.quality_dropped - 3 * len(per_file)} more issue(s) not listed"
+
+
+def test_registry_info_shows_errors_first(tiny, capsys):
+    from assetroute_core._cli import main
+
+    _write(tiny, "zz/chain.json", _chain("zz", "alpha-1"))
+    _write(tiny, "noise/assetlist.json", {"chain_name": "noise", "assets": [{"symbol": "X"}] * 60})
+    assert main(["registry", "info", "--issues", "2", "--registry", str(tiny)]) == 0
+    out = capsys.readouterr().out
+    assert "data quality: 53 issues (2 errors, 51 warnings), and 11 more counted but not listed" in out
+    errors_at, kinds_at, first_at = out.index("errors (2)"), out.index("ISSUES  SEVERITY  KIND"), out.index("first ")
+    assert errors_at < kinds_at < first_at
+    assert "  zz/chain.json: chain_id 'alpha-1' is claimed by 2 live chains ('alpha' and 'zz')" in out
+    assert "2       error     chain-id-conflict" in out and "1       warning   issues-not-listed" in out
+    assert main(["registry", "info", "--json", "--registry", str(tiny)]) == 0
+    quality = json.loads(capsys.readouterr().out)["quality"]
+    assert quality["by_severity"] == {"error": 2, "warning": 51} and quality["dropped"] == 11
+    assert [q["severity"] for q in quality["issues"][:3]] == ["error", "error", "warning"]
+    assert {q["file"] for q in quality["errors"]} == {"alpha/chain.json", "zz/chain.json"}
