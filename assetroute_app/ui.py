@@ -56,7 +56,7 @@ Q = TypeVar("Q")
 DEFAULT_REMOTE = os.environ.get("ASSETROUTE_API_URL", "http://127.0.0.1:8000")
 QUALITY_SHOWN = 20  # issues shown in the sidebar; the whole report is a download
 
-# (file stem in pages/ = url_path, title, icon); the first is the default page.
+# (file stem in pages/ = url_path, title, icon); `/` forwards to the first.
 PAGES: tuple[tuple[str, str, str], ...] = (
     ("between_chains", "Between chains", ":material/swap_horiz:"),
     ("from_source", "From source", ":material/hub:"),

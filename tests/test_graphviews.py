@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from assetroute_core import FromSourceResult, Registry, load_registry
-from assetroute_core import graphviews as gv
-from assetroute_core._pyvis import to_html
+from assetroute_core import drawing as gv
+from assetroute_core.drawing._pyvis import to_html
 from assetroute_core.network import chain_graph
 
 REPO = Path(__file__).resolve().parents[1]

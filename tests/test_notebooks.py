@@ -194,6 +194,19 @@ def test_public_api_only(name: str) -> None:
     assert "import assetroute_core as ar" in code
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_setup_is_shared(name: str) -> None:
+    """The setup is one call of ``assetroute_core.notebook.setup``, not a copied cell."""
+    nb = read_ipynb(name)
+    code = [c.source for c in nb.cells if c.cell_type == "code"]
+    setup_cell = code[1]  # right after the parameters
+    assert "from assetroute_core.notebook import setup" in setup_cell
+    assert "setup(REGISTRY_SOURCE, base_url=BASE_URL)" in setup_cell
+    joined = "\n".join(code)
+    # no second copy of the setup (02 loads overlay variants on purpose: load_registry(..., overlay=...))
+    assert "load_registry(REGISTRY_SOURCE)" not in joined and "AssetRouteClient(" not in joined
+
+
 # -- execution --------------------------------------------------------------------------------
 
 
