@@ -582,3 +582,33 @@ def test_parse_pair_and_order_never_raise() -> None:
     for raw in NASTY:
         order, problem = parse_order(raw)
         assert order == "api" and problem is not None and problem.param == "order"
+
+
+def test_logo_hosts_check_real_sockets_once_per_host() -> None:
+    """A listening loopback port is reachable, a closed one is not; each host is probed once per ttl."""
+    import socket
+
+    from assetroute_app import LogoHosts, initials_logo, shown_logos
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    open_port = listener.getsockname()[1]
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    closed_port = closed.getsockname()[1]
+    closed.close()  # nothing listens there now
+    try:
+        hosts = LogoHosts(timeout=1.0)
+        up, down = f"http://127.0.0.1:{open_port}/a.png", f"http://127.0.0.1:{closed_port}/a.png"
+        assert hosts.reachable(up) and not hosts.reachable(down)
+        assert shown_logos([up, down, "javascript:alert(1)", None], ["ATOM", "OSMO", "X", "<b>"], hosts.reachable) == [
+            up, initials_logo("OSMO"), initials_logo("X"), initials_logo("<b>")]
+        assert initials_logo("<b>") == initials_logo("B")  # only letters and digits reach the badge
+        calls: list[str] = []
+        counted = LogoHosts(probe=lambda host, port, timeout: calls.append(f"{host}:{port}") or True)
+        for _ in range(3):
+            assert counted.reachable(up) and counted.reachable("https://example.org/x.png")
+        assert calls == [f"127.0.0.1:{open_port}", "example.org:443"]
+    finally:
+        listener.close()
