@@ -1,10 +1,14 @@
 """Invariants of both lookups over the full snapshot, on a seeded random sample (issue 8, SPEC.md §2–§5).
 
-The sample (``SEED``): 300 random ordered pairs of routable chains plus the chain pairs the issue names,
-each asked with three flag sets (all off, all on, one seeded random set), and 200 random source
-instances held on routable chains (half listed, half derived where the chain holds both) plus the
-instances the issue names, each asked with ``allow_multi_tx`` False and True (``include_cw20_assets``
-seeded per instance), with the default ``recommendation_reason`` and again with ``DIRECT``.
+The sample (``SEED``): 300 random ordered pairs of routable chains plus the 4 chain pairs the issue
+names, each asked with three flag sets (all off, all on, one seeded random set); and 200 random source
+instances held on routable chains (10 contract tokens, 10 vouchers of them, the rest half listed, half
+derived) plus the 2 instances the issue names, each asked with ``allow_multi_tx`` False and True
+(``include_cw20_assets`` seeded per instance) with the default ``recommendation_reason``, and with
+``DIRECT`` (multi-tx allowed). The two lookups are cross-checked (below) for a few source instances of
+every chain pair (one random, one of the all-off answer, up to two of rarer kinds, one held instance
+without any pair) under all three flag sets, and for every sampled source instance on a chain it
+reaches (each ``allow_multi_tx``) and on one it does not.
 Every check collects its violations and fails with the invariant, the exact query and the offending
 denoms, so a failure names what to reproduce.
 
@@ -52,7 +56,8 @@ N_CHAIN_PAIRS = 300
 N_SOURCE_ASSETS = 200
 ASSETS_PER_PAIR = 1  # random source instances cross-checked per chain pair (and one of the all-off answer)
 SPECIALS_PER_PAIR = 2  # source instances of special kinds cross-checked per chain pair
-DESTS_PER_ASSET = 2  # destination chains cross-checked per (source instance, allow_multi_tx)
+DESTS_PER_ASSET = 1  # destination chains cross-checked per (source instance, allow_multi_tx)
+CONTRACT_SOURCES = 20  # of the N_SOURCE_ASSETS: contract tokens (CW20, SNIP-20/25) and vouchers of them
 ORDER_SAMPLE = 25  # chain pairs and source instances compared between the two loads
 
 # The queries issue 8 names: always part of the sample.
@@ -60,6 +65,8 @@ ISSUE_CHAIN_PAIRS = [("osmosis-1", "core-1"), ("neutron-1", "osmosis-1"), ("osmo
                      ("osmosis-1", "centauri-1")]
 ISSUE_SOURCES = [("cw20:secret1fl449muk5yq8dlad7a22nje4p5d2pnsgymhjfd", "secret-4"),
                  ("ibc/6B2B19D874851F631FF0AF82C38A20D4B82F438C7A22F41EDA33568345397244", "osmosis-1")]
+
+CONTRACT_TYPES = ("cw20", "snip20", "snip25")  # with base denoms starting "cw20:": contract tokens (SPEC §2)
 
 Flags = tuple[bool, bool, bool, bool]  # (no_metadata N, cw20 C, evm E, multi_tx M)
 ALL_OFF: Flags = (False, False, False, False)
@@ -209,7 +216,11 @@ def _random_flags(rng: random.Random) -> Flags:
 
 def build_sample(registry: ar.Registry, seed: int = SEED) -> Sample:
     """Draw the seeded sample and ask every query of it."""
-    rng = random.Random(seed)
+    # Three streams, so the chain pairs and source instances drawn do not depend on the answers of the code
+    # under test (only the cross-checked instances, picked among the answers, do).
+    rng = random.Random(seed)  # chain pairs and flag sets
+    pick = random.Random(seed + 2)  # cross-checked instances and destinations, picked among answers
+    src = random.Random(seed + 3)  # source instances
     sample = Sample(registry)
     chain_ids = [c.chain_id for c in registry.chains()]
     pairs = set(ISSUE_CHAIN_PAIRS)
@@ -225,10 +236,10 @@ def build_sample(registry: ar.Registry, seed: int = SEED) -> Sample:
         answers_of = {f: sample.ask_between(s, d, f) for f in flag_sets}
         wide = answers_of[ALL_ON]
         denoms = sorted({a.source["denom"] for a in wide})
-        chosen = set(rng.sample(denoms, min(ASSETS_PER_PAIR, len(denoms))))
+        chosen = set(pick.sample(denoms, min(ASSETS_PER_PAIR, len(denoms))))
         plain = sorted({a.source["denom"] for a in answers_of[ALL_OFF]})
         if plain:
-            chosen.add(rng.choice(plain))
+            chosen.add(pick.choice(plain))
         # And one instance of up to SPECIALS_PER_PAIR special kinds present: CW20, EVM, no metadata, multi-tx,
         # bridged, multi-hop source (the rarer kinds first).
         kinds = [sorted({a.source["denom"] for a in wide if test(a)}) for test in (
@@ -236,42 +247,55 @@ def build_sample(registry: ar.Registry, seed: int = SEED) -> Sample:
             lambda a: _hop_pairs(a.source["trace"]) > 1, lambda a: a.txs_required > 1,
             lambda a: not _has_metadata(a.source))]
         for special in [k for k in kinds if k][:SPECIALS_PER_PAIR]:
-            chosen.add(rng.choice(special))
+            chosen.add(pick.choice(special))
         # And one held instance with no pair at all: from_source must not reach the destination either.
         absent = [a.denom for a in registry.assets(s) if a.denom not in set(denoms)]
-        chosen.update(rng.sample(absent, min(1, len(absent))))
+        chosen.update(pick.sample(absent, min(1, len(absent))))
         for denom in sorted(chosen):
             for f in flag_sets:
                 sample.cross_checks.append((denom, s, d, f))
 
-    # Source-asset driven: 200 random held instances (half listed, half derived), both allow_multi_tx.
+    # Source-asset driven: 200 random held instances, both allow_multi_tx: CONTRACT_SOURCES contract tokens
+    # and vouchers of them (rare, and the subject of two of the issue's defects), the rest half listed, half
+    # derived.
     sources = list(ISSUE_SOURCES)
     seen = set(sources)
+    held = [(a, c) for c in chain_ids for a in registry.assets(c)]
+    contracts = sorted((a.denom, c) for a, c in held
+                       if not a.trace and (a.is_cw20 or a.type_asset in CONTRACT_TYPES or a.denom.startswith("cw20:")))
+    # Vouchers of contract tokens: their way home ends over a wasm. port (SPEC §3: no forward from there).
+    contract_vouchers = sorted((a.denom, c) for a, c in held if a.trace and a.origin_denom.startswith("cw20:"))
+    for pool in (contracts, contract_vouchers):
+        for item in src.sample(pool, min(CONTRACT_SOURCES // 2, len(pool))):
+            if item not in seen:
+                seen.add(item)
+                sources.append(item)
     while len(sources) < N_SOURCE_ASSETS + len(ISSUE_SOURCES):
-        chain = rng.choice(chain_ids)
+        chain = src.choice(chain_ids)
         held = registry.assets(chain)
         listed = [a for a in held if a.metadata is not None]
         derived = [a for a in held if a.metadata is None]
         pool = listed if (len(sources) % 2 == 0 and listed) or not derived else derived
         if not pool:
             continue
-        asset = rng.choice(pool)
+        asset = src.choice(pool)
         if (asset.denom, chain) not in seen:
             seen.add((asset.denom, chain))
             sources.append((asset.denom, chain))
     sample.sources = sources
     for denom, chain in sources:
-        cw20 = rng.random() < 0.5
+        cw20 = pick.random() < 0.5
         for multi in (False, True):
             answers = sample.ask_from(denom, chain, multi, cw20)
-            sample.ask_from(denom, chain, multi, cw20, "DIRECT")
+            if multi:
+                sample.ask_from(denom, chain, multi, cw20, "DIRECT")
             if isinstance(answers, str):
                 continue
             reached = sorted({a.dest_chain_id for a in answers} - {chain})
             others = [c for c in chain_ids if c != chain and c not in set(reached)]
-            dests = rng.sample(reached, min(DESTS_PER_ASSET, len(reached)))
+            dests = pick.sample(reached, min(DESTS_PER_ASSET, len(reached)))
             if multi:  # and one chain it does not reach: between has no pair of it there either
-                dests += rng.sample(others, min(1, len(others)))
+                dests += pick.sample(others, min(1, len(others)))
             for d in dests:
                 sample.cross_checks.append((denom, chain, d, (True, cw20, True, multi)))
     for denom, s, d, f in sample.cross_checks:
@@ -606,7 +630,6 @@ def test_ibc_only_routes_end_at_a_canonical_representation(sample: Sample, regis
 # -- the listed-voucher walk --------------------------------------------------------------------------
 
 _CHANNEL = re.compile(r"^channel-(\d+)$")
-CONTRACT_TYPES = ("cw20", "snip20", "snip25")
 
 # Listed one-hop vouchers between routable chains that their origin cannot reach, each with the SPEC reason.
 # Any other voucher of the walk that is missed fails the test; so does reaching one of these, and so does a
