@@ -64,8 +64,15 @@ def _run_child(script: str, registry: Path, timeout: float) -> tuple[dict[str, A
     return json.loads(proc.stdout.strip().splitlines()[-1]), elapsed
 
 
-_FAMILY_CHILD = """
-import json, os, resource, time
+_PEAK = """
+def peak_mib():
+    # VmHWM: this process's own peak resident memory (ru_maxrss would include the forking parent's).
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:")) / 1024
+"""
+
+_FAMILY_CHILD = _PEAK + """
+import json, os, time
 import assetroute_core as ar
 t = time.perf_counter()
 reg = ar.load_registry(os.environ["FARM"])
@@ -84,7 +91,7 @@ member = reg.assets_from_source("ufarm0", "usdcfarm-1", allow_multi_tx=True)
 out["member_on_noble"] = [a.denom for a in member.dest_assets.get("noble-1", ())]
 out["member_on_farm"] = len(member.dest_assets.get("usdcfarm-1", ()))
 out["seconds"] = time.perf_counter() - t
-out["maxrss_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+out["maxrss_mib"] = peak_mib()
 print(json.dumps(out))
 """
 
@@ -115,8 +122,8 @@ def test_cctp_family_links_through_its_root(registry_path: Path, tmp_path: Path)
     assert out["seconds"] < FAMILY_TIME_CAP_S
 
 
-_MEMO_CHILD = """
-import json, os, resource, time
+_MEMO_CHILD = _PEAK.replace("{", "{{").replace("}", "}}") + """
+import json, os, time
 import assetroute_core as ar
 t = time.perf_counter()
 reg = ar.load_registry(os.environ["FARM"])
@@ -126,7 +133,7 @@ neighbours = [engine.chains[n].chain_id for n in engine.neighbours["osmosis"]][:
 rss = []
 for chain_id in neighbours:
     reg.assets_between_chains(chain_id, "osmosis-1")
-    rss.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    rss.append(peak_mib())
 held = len(reg.assets(neighbours[-1]))
 print(json.dumps({{"queried": len(neighbours), "held_on_last": held, "generations": getattr(engine, "generations", 1),
                   "weight": getattr(engine, "memo_weight", lambda: 0)(), "rss_mib": rss,
