@@ -35,9 +35,10 @@ from ._ibc import ibc_denom, split_path
 from ._models import BridgeLink, Chain, Channel, ChannelEnd, Metadata, QualityIssue
 from ._overlay import Overlay
 
-__all__ = ["ListedAsset", "RegistryData", "denom_key", "read_registry"]
+__all__ = ["FAMILY_LINK", "ListedAsset", "RegistryData", "denom_key", "read_registry"]
 
 IBC_TRACE_TYPES = ("ibc", "ibc-cw20")
+FAMILY_LINK = "circle-family"  # the ``file`` of a link from a family's root to one member (CCTP)
 BRIDGE_TRACE_TYPES = ("bridge", "ibc-bridge")
 MAX_TEXT = 4096  # longer registry strings are cut (and reported)
 MAX_DENOM = 512  # longer base denoms are rejected (and reported)
@@ -1163,11 +1164,11 @@ def _add_links(overlay: Overlay, data: RegistryData) -> None:
             data.links.append(BridgeLink(kind, provider, other, here, listed.file))
         elif ttype == "additional-mintage" and provider.lower() == "circle":
             families.setdefault((other[0], denom_key(other[1])), []).append(here)
+    # Linked through the family's root (a hub): N members make N links, not N(N+1)/2. The engine
+    # still routes every two members as one CCTP hop (SPEC §3); see _routing.Engine.
     for root, members in families.items():
-        everyone = [root, *members]
-        for i, a in enumerate(everyone):
-            for b in everyone[i + 1 :]:
-                data.links.append(BridgeLink("CCTP", "Circle", a, b, "circle-family"))
+        for member in members:
+            data.links.append(BridgeLink("CCTP", "Circle", root, member, FAMILY_LINK))
 
 
 def _unwinds_over_ibc(listed: ListedAsset, data: RegistryData) -> bool:

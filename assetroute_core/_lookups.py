@@ -65,8 +65,9 @@ def assets_between_chains(
     cw20, evm, no_meta = include_cw20_assets, include_evm_assets, include_no_metadata_assets
     pairs: list[AssetPair] = []
     append = pairs.append
-    routes_to = engine.routes_to
-    for asset in engine.held_reaching(source, dest):
+    router = engine.router()  # one generation of the engine's memo tables for the whole answer
+    routes_to = router.routes_to
+    for asset in router.held_reaching(source, dest):
         if (asset.is_cw20 and not cw20) or (asset.is_evm and not evm) or (asset.metadata is None and not no_meta):
             continue
         for route in routes_to(asset, dest):
@@ -125,7 +126,8 @@ def assets_from_source(
     chain = resolve_chain(engine, source_asset_chain_id)
     if chain is None:
         raise InvalidArgumentError("Invalid source_asset_chain_id", value=source_asset_chain_id)
-    source = engine.find(chain, source_asset_denom)
+    router = engine.router()  # one generation of the engine's memo tables for the whole answer
+    source = router.find(chain, source_asset_denom)
     if source is None:
         raise InvalidArgumentError("Invalid source_asset_denom", value=source_asset_denom)
     venues = _venues(engine, swap_venues) if include_swaps else []
@@ -147,19 +149,19 @@ def assets_from_source(
             found[key] = DestAsset(asset, route, swap)
 
     if reason == "BASE_TOKEN":
-        root = engine.unwind(source).root
+        root = router.unwind(source).root
         if not root.trace and root.chain_name in engine.routable:
-            best = engine.best_routes(source, root.chain_name).get(root.denom)
+            best = router.best_routes(source, root.chain_name).get(root.denom)
             if best is not None:
                 add(root, best)
     else:
-        chains = engine.reachable_chains(source)
+        chains = router.reachable_chains(source)
         per_chain: dict[str, list[Route]] = {}
         for dest in chains:
-            routes = list(engine.best_routes(source, dest).values())
+            routes = list(router.best_routes(source, dest).values())
             per_chain[dest] = routes
         if reason == "DIRECT":
-            for neighbour, route in engine.direct_sends(source).items():
+            for neighbour, route in router.direct_sends(source).items():
                 per_chain.setdefault(neighbour, []).append(route)
             for routes in per_chain.values():
                 allowed = [r for r in routes if allow_multi_tx or r.txs_required == 1]

@@ -19,8 +19,12 @@ The rules are those of SPEC.md §2–§3, in short:
 * a voucher is hashed from its base denom as the listed path that carries it spells it: a derived
   voucher that a listing carries with another spelling of an EVM address *is* that listing.
 
-The engine is built once per registry; its memo tables only ever grow with values that
-are pure functions of the immutable data, guarded by a lock, so it is safe to share.
+The engine is built once per registry and is safe to share. Its memo tables hold values that
+are pure functions of the immutable data, guarded by locks, in one *generation* (:class:`_Router`)
+that is retired for a fresh one once its weight passes a cap, so memory is bounded for any
+registry and any sequence of queries; a lookup keeps the generation it started with. The Circle
+USDC family is linked through its root (N links) and expanded per destination chain, so its
+cost is linear although every two members are one CCTP hop apart.
 """
 
 from __future__ import annotations
@@ -32,13 +36,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._ibc import ibc_denom, send_trace
-from ._loader import ListedAsset, RegistryData, denom_key
+from ._loader import FAMILY_LINK, ListedAsset, RegistryData, denom_key
 from ._models import Asset, Chain, ChannelEnd, Hop, Metadata, Route, make_asset
 from ._overlay import Overlay
 
 __all__ = ["Engine"]
 
 _IBC_ONLY = ("IBC",)
+# Weight at which the engine starts a fresh generation of memo tables (see Engine.router). A unit is
+# about 100 bytes: a derived instance with its API dict weighs 10, a memo entry 1–4, eight index
+# slots 1. Sweeping every ordered pair of the full snapshot weighs about 1.1 M (≈ 85 MB measured), so
+# 2 M (≈ 200 MB) never retires a generation on real data, and caps the tables on any registry.
+DEFAULT_MAX_WEIGHT = 2_000_000
+_W_INSTANCE = 10
 CONTRACT_TYPES = ("cw20", "snip20", "snip25")
 _NO_CHANNELS: dict[str, ChannelEnd] = {}
 
@@ -106,10 +116,21 @@ class _LRU:
                 self.weight -= len(evicted) + 1
 
 
-class Engine:
-    """Indexes over one :class:`RegistryData` and the routing algorithm."""
+_Departure = tuple[tuple[_Step, ...], Asset, str, tuple[str, str] | None]
 
-    def __init__(self, data: RegistryData, overlay: Overlay) -> None:
+
+class Engine:
+    """Indexes over one :class:`RegistryData`, and the current generation of routing memo tables.
+
+    Everything built here is permanent and bounded by the registry (channels, listed instances,
+    contract-token tables, bridge links). Derived instances and memo tables live in a
+    :class:`_Router` generation; :meth:`router` hands out the current one and starts a fresh one
+    once its weight passes ``max_weight``, so memory stays bounded for any sequence of queries.
+    The routing methods here delegate to the current generation (one call, one generation);
+    a lookup that makes several calls takes ``router()`` once and uses it throughout.
+    """
+
+    def __init__(self, data: RegistryData, overlay: Overlay, *, max_weight: int = DEFAULT_MAX_WEIGHT) -> None:
         self.data = data
         self.overlay = overlay
         self.chains: dict[str, Chain] = data.chains
@@ -129,12 +150,12 @@ class Engine:
         self.neighbours = {k: tuple(sorted(v)) for k, v in self.neighbours.items()}
 
         self.listings: dict[tuple[str, str], ListedAsset] = data.listed
-        self._instances: dict[tuple[str, str], Asset] = {}
+        self.listed_instances: dict[tuple[str, str], Asset] = {}  # permanent: interned for every generation
         self.natives: dict[str, list[Asset]] = {}
         self._rec_memo: dict[tuple[str, str], str] = {}
         for key, listed in data.listed.items():
             asset = self._make_listed(listed)
-            self._instances[key] = asset
+            self.listed_instances[key] = asset
             if not asset.trace:
                 self.natives.setdefault(listed.chain_name, []).append(asset)
         for assets in self.natives.values():
@@ -145,7 +166,7 @@ class Engine:
             chain: [a for a in assets if self._contract_table(a) is None] for chain, assets in self.natives.items()}
         self._contract_arrivals: dict[str, list[tuple[Asset, ChannelEnd]]] = {}
         for key, table in sorted(self._contract_tables.items()):
-            native = self._instances.get(key)
+            native = self.listed_instances.get(key)
             if native is None or native.trace:
                 continue
             for dest, end in table.items():
@@ -156,29 +177,38 @@ class Engine:
         for key, listed in data.listed.items():
             if listed.trace and listed.origin_denom[:2] in ("0x", "0X"):
                 self._listed_paths.setdefault((listed.chain_name, listed.trace, listed.origin_denom.lower()),
-                                              self._instances[key])
+                                              self.listed_instances[key])
 
+        # Bridge links: pairwise ones as adjacency; a family linked through its root (CCTP) as
+        # root -> (members in order, root first; kind) and member -> its families, expanded per
+        # destination by the router (every two members are one hop apart, at linear cost).
         self._links: dict[tuple[str, str], list[tuple[str, str, tuple[str, str]]]] = {}
+        self._families: dict[tuple[str, str], tuple[list[tuple[str, str]], str]] = {}
+        self._family_of: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        link_keys: dict[tuple[str, str], None] = {}
         for link in data.links:
             ka = (link.a[0], denom_key(link.a[1]))
             kb = (link.b[0], denom_key(link.b[1]))
             if ka == kb:
                 continue
+            link_keys.setdefault(ka)
+            link_keys.setdefault(kb)
+            if link.file == FAMILY_LINK:
+                self._families.setdefault(ka, ([ka], link.kind))[0].append(kb)
+                for key in (ka, kb):
+                    if ka not in self._family_of.setdefault(key, []):
+                        self._family_of[key].append(ka)
+                continue
             self._links.setdefault(ka, []).append((link.kind, link.provider, kb))
             self._links.setdefault(kb, []).append((link.kind, link.provider, ka))
+        self._link_keys: tuple[tuple[str, str], ...] = tuple(link_keys)
 
-        self._held: dict[str, tuple[Asset, ...]] = {}
-        self._held_index: dict[str, dict[str, Asset]] = {}
         self._listed_by_chain: dict[str, list[Asset]] = {}
-        for key, asset in self._instances.items():
+        for key, asset in self.listed_instances.items():
             self._listed_by_chain.setdefault(key[0], []).append(asset)
-        # Memo tables of the hot path are keyed by id(): instances are interned (one object per
-        # (chain, denom)), and every keyed instance stays alive as stages[0] of its _Unwind.
-        self._unwinds: dict[int, _Unwind] = {}
-        self._departures: dict[int, tuple[tuple[tuple[_Step, ...], Asset, str], ...]] = {}
-        self._canon_links: dict[tuple[str, str], list[Asset]] | None = None
-        self._canon_memo: dict[tuple[int, str], tuple[Asset, _Step | None] | None] = {}
-        self._by_dest: dict[str, dict[str, tuple[Asset, ...]]] = {}
+        self.max_weight = max_weight
+        self.generations = 1  # how many generations of memo tables this engine has started
+        self._gen = _Router(self)
         self.results = _LRU(50_000)  # (source, dest, flags...) -> pairs of assets_between_chains
 
     # -- indexes -----------------------------------------------------------------------------
@@ -347,118 +377,65 @@ class Engine:
             return self._recommended_symbol(origin, 0)
         return None
 
+    # -- the current generation ---------------------------------------------------------------
+
+    def router(self) -> _Router:
+        """The current generation of memo tables; a fresh one once the current one passed its cap.
+
+        Callers that make several routing calls for one answer take this once and use it throughout
+        (in-flight lookups keep a consistent generation; the old one is freed when they finish).
+        """
+        gen = self._gen
+        if gen.weight > self.max_weight:
+            with self._lock:
+                if self._gen is gen:
+                    self._gen = _Router(self)
+                    self.generations += 1
+                gen = self._gen
+        return gen
+
+    def memo_weight(self) -> int:
+        """The weight held by the current generation (instances, stages, departures, index entries)."""
+        return self._gen.weight
+
     def instance(self, chain: str, trace: str, origin_chain: str, origin_denom: str) -> Asset:
         """The instance of an origin asset on *chain* with *trace*: listed if listed, else derived."""
-        if trace and origin_denom[:2] in ("0x", "0X"):
-            spelled = self._listed_paths.get((chain, trace, origin_denom.lower()))
-            if spelled is not None:
-                return spelled
-        denom = ibc_denom(trace, origin_denom)
-        key = (chain, denom_key(denom))
-        found = self._instances.get(key)
-        if found is not None:
-            return found
-        with self._lock:
-            found = self._instances.get(key)
-            if found is None:
-                origin_listing = self._listing(origin_chain, origin_denom)
-                found = make_asset(
-                    chain_name=chain,
-                    chain_id=self.chain_id(chain),
-                    denom=denom,
-                    origin_chain_name=origin_chain,
-                    origin_chain_id=self.chain_id(origin_chain),
-                    origin_denom=origin_denom,
-                    trace=trace,
-                    is_cw20=False if trace else (origin_listing is not None and origin_listing.type_asset == "cw20"),
-                    is_evm=self.is_evm(chain),
-                    metadata=None,
-                    type_asset="ics20" if trace else "",
-                )
-                self._instances[key] = found
-            return found
+        return self.router().instance(chain, trace, origin_chain, origin_denom)
 
     def find(self, chain: str, denom: str) -> Asset | None:
         """The instance held on *chain* with *denom* (listed or derived), if any."""
-        self.held(chain)
-        return self._held_index[chain].get(denom_key(denom))
+        return self.router().find(chain, denom)
 
     def held(self, chain: str) -> tuple[Asset, ...]:
-        """Every instance held on *chain*: its assetlist plus the derived canonical vouchers.
-
-        Ordered as results are: natives first, then by origin chain id and denom.
-        """
-        cached = self._held.get(chain)
-        if cached is not None:
-            return cached
-        seen: dict[str, Asset] = {a.denom: a for a in self._listed_by_chain.get(chain, ())}
-        if chain in self.routable:
-            for neighbour in self.neighbours.get(chain, ()):
-                end = self._canonical[(neighbour, chain)]
-                for native in self._bank_natives.get(neighbour, ()):
-                    v = self.instance(chain, f"transfer/{end.counterparty_channel_id}", neighbour, native.denom)
-                    seen.setdefault(v.denom, v)
-            for native, end in self._contract_arrivals.get(chain, ()):
-                v = self.instance(chain, f"transfer/{end.counterparty_channel_id}", native.chain_name, native.denom)
-                seen.setdefault(v.denom, v)
-        ordered = tuple(sorted(seen.values(), key=_held_order))
-        with self._lock:
-            if chain not in self._held:
-                self._held_index[chain] = {denom_key(a.denom): a for a in ordered}
-                self._held[chain] = ordered
-        return self._held[chain]
-
-    # -- unwinding and canonical representations --------------------------------------------
+        """Every instance held on *chain*: its assetlist plus the derived canonical vouchers."""
+        return self.router().held(chain)
 
     def unwind(self, asset: Asset) -> _Unwind:
-        key = id(asset)
-        cached = self._unwinds.get(key)
-        if cached is not None:
-            return cached
-        stages = [asset]
-        steps: list[_Step] = []
-        current = asset
-        while current.trace and len(steps) < 16:
-            port, channel, *rest = current.trace.split("/")
-            end = self.data.ends.get(current.chain_name, {}).get(channel)
-            if end is None or end.port != port:
-                break  # not an IBC channel (an IBC v2 client, a bridge): only a bridge leaves from here
-            if not end.channel.usable or end.counterparty_chain not in self.routable \
-                    or current.chain_name not in self.routable:
-                # Stuck part-way: no origin, so no IBC route at all (SPEC §3).
-                stages, steps = [asset], []
-                break
-            nxt = self.instance(end.counterparty_chain, "/".join(rest), current.origin_chain_name, current.origin_denom)
-            steps.append(_Step(current.chain_name, nxt.chain_name, "IBC", channel, end.counterparty_channel_id, nxt,
-                               end.counterparty_port.startswith("wasm.")))
-            stages.append(nxt)
-            current = nxt
-        result = _Unwind(tuple(stages), tuple(steps), {id(s): i for i, s in enumerate(stages)})
-        self._unwinds[key] = result
-        return result
+        return self.router().unwind(asset)
 
     def canonical(self, root: Asset, chain: str) -> tuple[Asset, _Step | None] | None:
         """The canonical representation of *root* on *chain*, with the hop that reaches it."""
-        key = (id(root), chain)
-        try:
-            return self._canon_memo[key]
-        except KeyError:
-            pass
-        found = self._canonical_uncached(root, chain)
-        self._canon_memo[key] = found
-        return found
+        return self.router().canonical(root, chain)
 
-    def _canonical_uncached(self, root: Asset, chain: str) -> tuple[Asset, _Step | None] | None:
-        if root.chain_name == chain:
-            return root, None
-        if root.trace:
-            return None  # a bridge-landed voucher: only multi-hop vouchers could go further
-        end = self.channel_for(root, chain)
-        if end is None:
-            return None
-        dest = self.instance(chain, f"transfer/{end.counterparty_channel_id}", root.chain_name, root.denom)
-        return dest, _Step(root.chain_name, chain, "IBC", end.channel_id, end.counterparty_channel_id, dest,
-                           end.counterparty_port.startswith("wasm."))
+    def direct_sends(self, source: Asset) -> dict[str, Route]:
+        """For each neighbour, the instance that sending *source* over the canonical channel gives."""
+        return self.router().direct_sends(source)
+
+    def routes_to(self, source: Asset, chain: str) -> list[Route]:
+        """The best route to each distinct destination denom on *chain*, by destination denom."""
+        return self.router().routes_to(source, chain)
+
+    def best_routes(self, source: Asset, chain: str) -> dict[str, Route]:
+        """The best route to each distinct destination denom on *chain*."""
+        return self.router().best_routes(source, chain)
+
+    def held_reaching(self, chain: str, dest: str) -> tuple[Asset, ...]:
+        """The instances held on *chain* that have a route to *dest*, in result order."""
+        return self.router().held_reaching(chain, dest)
+
+    def reachable_chains(self, source: Asset) -> list[str]:
+        """Chains where a route from *source* can end."""
+        return self.router().reachable_chains(source)
 
     def reach(self, root: Asset) -> tuple[str, ...]:
         """Chains where *root* has a canonical representation (its own chain first)."""
@@ -469,79 +446,6 @@ class Engine:
         return (root.chain_name, *others)
 
     # -- bridges -----------------------------------------------------------------------------
-
-    def _resolve(self, key: tuple[str, str]) -> Asset | None:
-        chain, denom = key
-        if chain not in self.routable:
-            return None
-        found = self._instances.get(key)
-        if found is not None and found.listed:
-            return found
-        return self.find(chain, denom)
-
-    def _canonical_departures(self) -> dict[tuple[str, str], list[Asset]]:
-        """root key -> one-hop canonical vouchers of that root that have bridge links."""
-        if self._canon_links is None:
-            table: dict[tuple[str, str], list[Asset]] = {}
-            for key in list(self._links):
-                asset = self._resolve(key)
-                if asset is None or not asset.trace:
-                    continue
-                u = self.unwind(asset)
-                if len(u.steps) == 1 and not u.root.trace:
-                    canon = self.canonical(u.root, asset.chain_name)
-                    if canon is not None and canon[0] is asset:
-                        table.setdefault((u.root.chain_name, u.root.denom), []).append(asset)
-            with self._lock:
-                if self._canon_links is None:
-                    self._canon_links = table
-        return self._canon_links
-
-    def departures(self, asset: Asset) -> tuple[tuple[tuple[_Step, ...], Asset, str], ...]:
-        """Ways to cross one bridge from *asset*: (IBC steps before it, counterpart, kind)."""
-        key = id(asset)  # a miss below unwinds *asset*, which keeps it (and so its id) alive
-        cached = self._departures.get(key)
-        if cached is not None:
-            return cached
-        u = self.unwind(asset)
-        out: list[tuple[tuple[_Step, ...], Asset, str]] = []
-        starts: list[tuple[tuple[_Step, ...], Asset]] = [(u.steps[:i], stage) for i, stage in enumerate(u.stages)]
-        root = u.root
-        for voucher in self._canonical_departures().get((root.chain_name, root.denom), ()):
-            canon = self.canonical(root, voucher.chain_name)
-            if canon is not None and canon[1] is not None and u.index(voucher) < 0:
-                starts.append(((*u.steps, canon[1]), voucher))
-        for prefix, start in starts:
-            for kind, _provider, other_key in self._links.get((start.chain_name, denom_key(start.denom)), ()):
-                other = self._resolve(other_key)
-                if other is None or (other.chain_name == start.chain_name and other.denom == start.denom):
-                    continue
-                step = _Step(start.chain_name, other.chain_name, kind, None, None, other)
-                out.append(((*prefix, step), other, kind))
-        result = tuple(out)
-        self._departures[key] = result
-        return result
-
-    def direct_sends(self, source: Asset) -> dict[str, Route]:
-        """For each neighbour, the instance that sending *source* over the canonical channel gives."""
-        out: dict[str, Route] = {}
-        if source.chain_name not in self.routable:
-            return out
-        contract = self._contract_table(source)
-        ends: Iterable[ChannelEnd]
-        if contract is not None:
-            ends = contract.values()
-        else:
-            ends = [end for (a, _b), end in self._canonical.items() if a == source.chain_name]
-        for end in ends:
-            a, b = end.chain, end.counterparty_chain
-            trace = send_trace(source.trace, local_channel=end.channel_id, remote_channel=end.counterparty_channel_id,
-                               local_port=end.port, remote_port=end.counterparty_port)
-            dest = self.instance(b, trace, source.origin_chain_name, source.origin_denom)
-            step = _Step(a, b, "IBC", end.channel_id, end.counterparty_channel_id, dest,
-                         end.counterparty_port.startswith("wasm."))
-            out[b] = self._route(source, dest, (step,))
-        return out
 
     def tradable(self, chain: str, *, include_cw20: bool) -> list[Asset]:
         """Assets tradable on a swap venue's chain: listed, not deprecated, bank coins (CW20 on request)."""
@@ -554,96 +458,6 @@ class Engine:
         return out
 
     # -- routes ------------------------------------------------------------------------------
-
-    def _tail(self, u: _Unwind, chain: str) -> tuple[Asset, tuple[_Step, ...]] | None:
-        """From an unwind, the canonical instance on *chain* and the steps to it."""
-        canon = self.canonical(u.root, chain)
-        if canon is None:
-            return None
-        target, hop = canon
-        i = u.positions.get(id(target), -1)
-        if i >= 0:
-            return target, u.steps[:i]
-        assert hop is not None
-        return target, (*u.steps, hop)
-
-    def candidate_routes(self, source: Asset, chain: str) -> Iterable[Route]:
-        """Every route of the model from *source* to a canonical instance on *chain*."""
-        u = self.unwind(source)
-        tail = self._tail(u, chain)
-        if tail is not None and tail[1]:
-            yield self._route(source, tail[0], tail[1])
-        for prefix, counterpart, _kind in self.departures(source):
-            tail2 = self._tail(self.unwind(counterpart), chain)
-            if tail2 is None:
-                continue
-            dest, steps = tail2
-            if dest.chain_name == source.chain_name and dest.denom == source.denom:
-                continue
-            yield self._route(source, dest, prefix + steps)
-
-    def routes_to(self, source: Asset, chain: str) -> list[Route]:
-        """The best route to each distinct destination denom on *chain*, by destination denom."""
-        if not self.departures(source):  # the common case: IBC only, at most one route
-            tail = self._tail(self.unwind(source), chain)
-            if tail is None or not tail[1]:
-                return []
-            return [self._route(source, tail[0], tail[1], ibc_only=True)]
-        best = self.best_routes(source, chain)
-        return [best[denom] for denom in sorted(best)]
-
-    def best_routes(self, source: Asset, chain: str) -> dict[str, Route]:
-        """The best route to each distinct destination denom on *chain*."""
-        if not self.departures(source):  # the common case: IBC only, at most one route
-            tail = self._tail(self.unwind(source), chain)
-            if tail is None or not tail[1]:
-                return {}
-            return {tail[0].denom: self._route(source, tail[0], tail[1], ibc_only=True)}
-        best: dict[str, Route] = {}
-        for route in self.candidate_routes(source, chain):
-            current = best.get(route.dest.denom)
-            if current is None or _rank(route) < _rank(current):
-                best[route.dest.denom] = route
-        return best
-
-    def held_reaching(self, chain: str, dest: str) -> tuple[Asset, ...]:
-        """The instances held on *chain* that have a route to *dest*, in result order."""
-        table = self._by_dest.get(chain)
-        if table is None:
-            lists: dict[str, list[Asset]] = {}
-            for asset in self.held(chain):
-                for target in self.reachable_chains(asset):
-                    lists.setdefault(target, []).append(asset)
-            table = {k: tuple(v) for k, v in lists.items()}
-            with self._lock:
-                self._by_dest.setdefault(chain, table)
-        return table.get(dest, ())
-
-    def reachable_chains(self, source: Asset) -> list[str]:
-        """Chains where a route from *source* can end."""
-        chains: set[str] = set(self.reach(self.unwind(source).root))
-        chains.update(s.chain_name for s in self.unwind(source).stages)
-        for _prefix, counterpart, _kind in self.departures(source):
-            u2 = self.unwind(counterpart)
-            chains.update(self.reach(u2.root))
-            chains.update(s.chain_name for s in u2.stages)
-        return sorted(c for c in chains if c in self.routable)
-
-    def _route(self, source: Asset, dest: Asset, steps: tuple[_Step, ...], *, ibc_only: bool = False) -> Route:
-        if ibc_only or all(step.kind == "IBC" for step in steps):
-            # Fast path: every intermediate chain was reached by IBC and passes on only with PFM.
-            pfm = self._pfm
-            txs = 1
-            for step in steps[:-1]:
-                if step.to_chain not in pfm or step.into_wasm:
-                    txs += 1
-            return Route(source, dest, txs, _IBC_ONLY, len(steps), len(steps), steps, self)
-        ops, new_ops, new_txs = self._flags(steps)
-        bridges: list[str] = []
-        for op in ops:
-            if not bridges or bridges[-1] != op:
-                bridges.append(op)
-        return Route(source, dest, sum(new_txs), tuple(bridges), sum(new_ops), len(steps), steps, self)
 
     def _flags(self, steps: tuple[_Step, ...]) -> tuple[list[str], list[bool], list[bool]]:
         """Per hop: its operation kind, whether it starts an operation, whether it needs a new tx."""
@@ -685,6 +499,384 @@ class Engine:
                 step.counterparty_channel, ops[j], step.dest.denom, new_txs[j])
             for j, step in enumerate(steps)
         )
+
+
+class _Router:
+    """One generation of the engine's memo tables, and the routing algorithm over them.
+
+    Derived instances are interned here (one object per (chain, denom) in this generation; listed
+    ones are the engine's, permanent), and every table keyed by ``id()`` holds only instances of
+    this generation or instances that its own entries keep alive. A lookup takes one generation at
+    its start (:meth:`Engine.router`) and uses it to the end, so identity stays equality for it even
+    when the engine starts a fresh generation meanwhile. ``weight`` counts what the tables hold
+    (instances, stages, departures, index entries) so the engine can retire a generation at its cap.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.e = engine
+        self.routable = engine.routable
+        self._ends = engine.data.ends
+        self._listed = engine.listed_instances
+        self._lock = threading.RLock()
+        self.weight = 0
+        self._instances: dict[tuple[str, str], Asset] = {}  # derived instances only
+        self._held: dict[str, tuple[Asset, ...]] = {}
+        self._held_index: dict[str, dict[str, Asset]] = {}
+        # Memo tables of the hot path are keyed by id(): instances are interned (one object per
+        # (chain, denom)), and every keyed instance stays alive as stages[0] of its _Unwind.
+        self._unwinds: dict[int, _Unwind] = {}
+        self._departures: dict[int, tuple[_Departure, ...]] = {}
+        self._canon_links: dict[tuple[str, str], list[Asset]] | None = None
+        self._canon_memo: dict[tuple[int, str], tuple[Asset, _Step | None] | None] = {}
+        self._by_dest: dict[str, dict[str, tuple[Asset, ...]]] = {}
+        # CCTP-like families: root key -> chain -> members that can end a route on that chain.
+        self._family_reach: dict[tuple[str, str], dict[str, tuple[Asset, ...]]] = {}
+        self._family_chains: dict[tuple[str, str], frozenset[str]] = {}
+
+    # -- assets ------------------------------------------------------------------------------
+
+    def instance(self, chain: str, trace: str, origin_chain: str, origin_denom: str) -> Asset:
+        """The instance of an origin asset on *chain* with *trace*: listed if listed, else derived."""
+        e = self.e
+        if trace and origin_denom[:2] in ("0x", "0X"):
+            spelled = e._listed_paths.get((chain, trace, origin_denom.lower()))
+            if spelled is not None:
+                return spelled
+        denom = ibc_denom(trace, origin_denom)
+        key = (chain, denom_key(denom))
+        found = self._listed.get(key) or self._instances.get(key)
+        if found is not None:
+            return found
+        with self._lock:
+            found = self._instances.get(key)
+            if found is None:
+                origin_listing = e._listing(origin_chain, origin_denom)
+                found = make_asset(
+                    chain_name=chain,
+                    chain_id=e.chain_id(chain),
+                    denom=denom,
+                    origin_chain_name=origin_chain,
+                    origin_chain_id=e.chain_id(origin_chain),
+                    origin_denom=origin_denom,
+                    trace=trace,
+                    is_cw20=False if trace else (origin_listing is not None and origin_listing.type_asset == "cw20"),
+                    is_evm=e.is_evm(chain),
+                    metadata=None,
+                    type_asset="ics20" if trace else "",
+                )
+                self._instances[key] = found
+                self.weight += _W_INSTANCE
+            return found
+
+    def find(self, chain: str, denom: str) -> Asset | None:
+        """The instance held on *chain* with *denom* (listed or derived), if any."""
+        self.held(chain)
+        return self._held_index[chain].get(denom_key(denom))
+
+    def held(self, chain: str) -> tuple[Asset, ...]:
+        """Every instance held on *chain*: its assetlist plus the derived canonical vouchers.
+
+        Ordered as results are: natives first, then by origin chain id and denom.
+        """
+        cached = self._held.get(chain)
+        if cached is not None:
+            return cached
+        e = self.e
+        seen: dict[str, Asset] = {a.denom: a for a in e._listed_by_chain.get(chain, ())}
+        if chain in self.routable:
+            for neighbour in e.neighbours.get(chain, ()):
+                end = e._canonical[(neighbour, chain)]
+                for native in e._bank_natives.get(neighbour, ()):
+                    v = self.instance(chain, f"transfer/{end.counterparty_channel_id}", neighbour, native.denom)
+                    seen.setdefault(v.denom, v)
+            for native, end in e._contract_arrivals.get(chain, ()):
+                v = self.instance(chain, f"transfer/{end.counterparty_channel_id}", native.chain_name, native.denom)
+                seen.setdefault(v.denom, v)
+        ordered = tuple(sorted(seen.values(), key=_held_order))
+        with self._lock:
+            if chain not in self._held:
+                self._held_index[chain] = {denom_key(a.denom): a for a in ordered}
+                self._held[chain] = ordered
+                self.weight += 2 * len(ordered) + 1  # the tuple and the index
+        return self._held[chain]
+
+    # -- unwinding and canonical representations --------------------------------------------
+
+    def unwind(self, asset: Asset) -> _Unwind:
+        key = id(asset)
+        cached = self._unwinds.get(key)
+        if cached is not None:
+            return cached
+        ends, routable = self._ends, self.routable
+        stages = [asset]
+        steps: list[_Step] = []
+        current = asset
+        while current.trace and len(steps) < 16:
+            port, channel, *rest = current.trace.split("/")
+            end = ends.get(current.chain_name, {}).get(channel)
+            if end is None or end.port != port:
+                break  # not an IBC channel (an IBC v2 client, a bridge): only a bridge leaves from here
+            if not end.channel.usable or end.counterparty_chain not in routable or current.chain_name not in routable:
+                # Stuck part-way: no origin, so no IBC route at all (SPEC §3).
+                stages, steps = [asset], []
+                break
+            nxt = self.instance(end.counterparty_chain, "/".join(rest), current.origin_chain_name, current.origin_denom)
+            steps.append(_Step(current.chain_name, nxt.chain_name, "IBC", channel, end.counterparty_channel_id, nxt,
+                               end.counterparty_port.startswith("wasm.")))
+            stages.append(nxt)
+            current = nxt
+        result = _Unwind(tuple(stages), tuple(steps), {id(s): i for i, s in enumerate(stages)})
+        self._unwinds[key] = result
+        self.weight += 3 + len(stages)
+        return result
+
+    def canonical(self, root: Asset, chain: str) -> tuple[Asset, _Step | None] | None:
+        """The canonical representation of *root* on *chain*, with the hop that reaches it."""
+        key = (id(root), chain)
+        try:
+            return self._canon_memo[key]
+        except KeyError:
+            pass
+        found = self._canonical_uncached(root, chain)
+        self._canon_memo[key] = found
+        self.weight += 3
+        return found
+
+    def _canonical_uncached(self, root: Asset, chain: str) -> tuple[Asset, _Step | None] | None:
+        if root.chain_name == chain:
+            return root, None
+        if root.trace:
+            return None  # a bridge-landed voucher: only multi-hop vouchers could go further
+        end = self.e.channel_for(root, chain)
+        if end is None:
+            return None
+        dest = self.instance(chain, f"transfer/{end.counterparty_channel_id}", root.chain_name, root.denom)
+        return dest, _Step(root.chain_name, chain, "IBC", end.channel_id, end.counterparty_channel_id, dest,
+                           end.counterparty_port.startswith("wasm."))
+
+    # -- bridges -----------------------------------------------------------------------------
+
+    def _resolve(self, key: tuple[str, str]) -> Asset | None:
+        chain, denom = key
+        if chain not in self.routable:
+            return None
+        found = self._listed.get(key)
+        if found is not None:
+            return found
+        return self.find(chain, denom)
+
+    def _canonical_departures(self) -> dict[tuple[str, str], list[Asset]]:
+        """root key -> one-hop canonical vouchers of that root that have bridge links."""
+        if self._canon_links is None:
+            table: dict[tuple[str, str], list[Asset]] = {}
+            for key in self.e._link_keys:
+                asset = self._resolve(key)
+                if asset is None or not asset.trace:
+                    continue
+                u = self.unwind(asset)
+                if len(u.steps) == 1 and not u.root.trace:
+                    canon = self.canonical(u.root, asset.chain_name)
+                    if canon is not None and canon[0] is asset:
+                        table.setdefault((u.root.chain_name, u.root.denom), []).append(asset)
+            with self._lock:
+                if self._canon_links is None:
+                    self._canon_links = table
+                    self.weight += len(self.e._link_keys)
+        return self._canon_links
+
+    def _family(self, root: tuple[str, str]) -> tuple[dict[str, tuple[Asset, ...]], frozenset[str]]:
+        """For a family linked through its *root*: chain -> members whose routes can end there, in
+        family order, and every such chain. Built once per generation: O(members x reach)."""
+        reach = self._family_reach.get(root)
+        if reach is not None:
+            return reach, self._family_chains[root]
+        lists: dict[str, list[Asset]] = {}
+        for key in self.e._families[root][0]:
+            member = self._resolve(key)
+            if member is None:
+                continue
+            u = self.unwind(member)
+            chains = set(self.e.reach(u.root))
+            chains.update(s.chain_name for s in u.stages)
+            for chain in chains:
+                lists.setdefault(chain, []).append(member)
+        table = {chain: tuple(members) for chain, members in lists.items()}
+        with self._lock:
+            if root not in self._family_reach:
+                self._family_reach[root] = table
+                self._family_chains[root] = frozenset(c for c in table if c in self.routable)
+                self.weight += sum(len(v) for v in table.values()) // 8 + len(table) + 1
+        return self._family_reach[root], self._family_chains[root]
+
+    def departures(self, asset: Asset) -> tuple[_Departure, ...]:
+        """Ways to cross one bridge from *asset*.
+
+        Each is (IBC steps before it then the bridge step, counterpart, kind, None), or for a family
+        linked through a hub (CCTP) (IBC steps before it, the member departed from, kind, family
+        root): every other member of the family is then a counterpart, resolved per destination.
+        """
+        key = id(asset)  # a miss below unwinds *asset*, which keeps it (and so its id) alive
+        cached = self._departures.get(key)
+        if cached is not None:
+            return cached
+        e = self.e
+        u = self.unwind(asset)
+        out: list[_Departure] = []
+        starts: list[tuple[tuple[_Step, ...], Asset]] = [(u.steps[:i], stage) for i, stage in enumerate(u.stages)]
+        root = u.root
+        for voucher in self._canonical_departures().get((root.chain_name, root.denom), ()):
+            canon = self.canonical(root, voucher.chain_name)
+            if canon is not None and canon[1] is not None and u.index(voucher) < 0:
+                starts.append(((*u.steps, canon[1]), voucher))
+        for prefix, start in starts:
+            start_key = (start.chain_name, denom_key(start.denom))
+            for kind, _provider, other_key in e._links.get(start_key, ()):
+                other = self._resolve(other_key)
+                if other is None or (other.chain_name == start.chain_name and other.denom == start.denom):
+                    continue
+                step = _Step(start.chain_name, other.chain_name, kind, None, None, other)
+                out.append(((*prefix, step), other, kind, None))
+            for family in e._family_of.get(start_key, ()):
+                out.append((prefix, start, e._families[family][1], family))
+        result = tuple(out)
+        self._departures[key] = result
+        self.weight += 2 * len(result) + 1
+        return result
+
+    def _counterparts(self, departure: _Departure, chain: str) -> Iterable[tuple[tuple[_Step, ...], Asset]]:
+        """(steps up to and including the bridge, counterpart) of a departure; for a family, every
+        other member whose routes can end on *chain*."""
+        prefix, asset, kind, family = departure
+        if family is None:
+            yield prefix, asset
+            return
+        for other in self._family(family)[0].get(chain, ()):
+            if other.chain_name == asset.chain_name and other.denom == asset.denom:
+                continue
+            yield (*prefix, _Step(asset.chain_name, other.chain_name, kind, None, None, other)), other
+
+    def direct_sends(self, source: Asset) -> dict[str, Route]:
+        """For each neighbour, the instance that sending *source* over the canonical channel gives."""
+        out: dict[str, Route] = {}
+        e = self.e
+        if source.chain_name not in self.routable:
+            return out
+        contract = e._contract_table(source)
+        ends: Iterable[ChannelEnd]
+        if contract is not None:
+            ends = contract.values()
+        else:
+            ends = [end for (a, _b), end in e._canonical.items() if a == source.chain_name]
+        for end in ends:
+            a, b = end.chain, end.counterparty_chain
+            trace = send_trace(source.trace, local_channel=end.channel_id, remote_channel=end.counterparty_channel_id,
+                               local_port=end.port, remote_port=end.counterparty_port)
+            dest = self.instance(b, trace, source.origin_chain_name, source.origin_denom)
+            step = _Step(a, b, "IBC", end.channel_id, end.counterparty_channel_id, dest,
+                         end.counterparty_port.startswith("wasm."))
+            out[b] = self._route(source, dest, (step,))
+        return out
+
+    # -- routes ------------------------------------------------------------------------------
+
+    def _tail(self, u: _Unwind, chain: str) -> tuple[Asset, tuple[_Step, ...]] | None:
+        """From an unwind, the canonical instance on *chain* and the steps to it."""
+        canon = self.canonical(u.root, chain)
+        if canon is None:
+            return None
+        target, hop = canon
+        i = u.positions.get(id(target), -1)
+        if i >= 0:
+            return target, u.steps[:i]
+        assert hop is not None
+        return target, (*u.steps, hop)
+
+    def candidate_routes(self, source: Asset, chain: str) -> Iterable[Route]:
+        """Every route of the model from *source* to a canonical instance on *chain*."""
+        u = self.unwind(source)
+        tail = self._tail(u, chain)
+        if tail is not None and tail[1]:
+            yield self._route(source, tail[0], tail[1])
+        for departure in self.departures(source):
+            for prefix, counterpart in self._counterparts(departure, chain):
+                tail2 = self._tail(self.unwind(counterpart), chain)
+                if tail2 is None:
+                    continue
+                dest, steps = tail2
+                if dest.chain_name == source.chain_name and dest.denom == source.denom:
+                    continue
+                yield self._route(source, dest, prefix + steps)
+
+    def routes_to(self, source: Asset, chain: str) -> list[Route]:
+        """The best route to each distinct destination denom on *chain*, by destination denom."""
+        if not self.departures(source):  # the common case: IBC only, at most one route
+            tail = self._tail(self.unwind(source), chain)
+            if tail is None or not tail[1]:
+                return []
+            return [self._route(source, tail[0], tail[1], ibc_only=True)]
+        best = self.best_routes(source, chain)
+        return [best[denom] for denom in sorted(best)]
+
+    def best_routes(self, source: Asset, chain: str) -> dict[str, Route]:
+        """The best route to each distinct destination denom on *chain*."""
+        if not self.departures(source):  # the common case: IBC only, at most one route
+            tail = self._tail(self.unwind(source), chain)
+            if tail is None or not tail[1]:
+                return {}
+            return {tail[0].denom: self._route(source, tail[0], tail[1], ibc_only=True)}
+        best: dict[str, Route] = {}
+        for route in self.candidate_routes(source, chain):
+            current = best.get(route.dest.denom)
+            if current is None or _rank(route) < _rank(current):
+                best[route.dest.denom] = route
+        return best
+
+    def held_reaching(self, chain: str, dest: str) -> tuple[Asset, ...]:
+        """The instances held on *chain* that have a route to *dest*, in result order."""
+        table = self._by_dest.get(chain)
+        if table is None:
+            lists: dict[str, list[Asset]] = {}
+            for asset in self.held(chain):
+                for target in self.reachable_chains(asset):
+                    lists.setdefault(target, []).append(asset)
+            table = {k: tuple(v) for k, v in lists.items()}
+            with self._lock:
+                if chain not in self._by_dest:
+                    self._by_dest[chain] = table
+                    self.weight += sum(len(v) for v in table.values()) // 8 + len(table) + 1
+        return table.get(dest, ())
+
+    def reachable_chains(self, source: Asset) -> list[str]:
+        """Chains where a route from *source* can end."""
+        e = self.e
+        u = self.unwind(source)
+        chains: set[str] = set(e.reach(u.root))
+        chains.update(s.chain_name for s in u.stages)
+        for departure in self.departures(source):
+            if departure[3] is not None:
+                chains.update(self._family(departure[3])[1])
+                continue
+            u2 = self.unwind(departure[1])
+            chains.update(e.reach(u2.root))
+            chains.update(s.chain_name for s in u2.stages)
+        return sorted(c for c in chains if c in self.routable)
+
+    def _route(self, source: Asset, dest: Asset, steps: tuple[_Step, ...], *, ibc_only: bool = False) -> Route:
+        e = self.e
+        if ibc_only or all(step.kind == "IBC" for step in steps):
+            # Fast path: every intermediate chain was reached by IBC and passes on only with PFM.
+            pfm = e._pfm
+            txs = 1
+            for step in steps[:-1]:
+                if step.to_chain not in pfm or step.into_wasm:
+                    txs += 1
+            return Route(source, dest, txs, _IBC_ONLY, len(steps), len(steps), steps, e)
+        ops, new_ops, new_txs = e._flags(steps)
+        bridges: list[str] = []
+        for op in ops:
+            if not bridges or bridges[-1] != op:
+                bridges.append(op)
+        return Route(source, dest, sum(new_txs), tuple(bridges), sum(new_ops), len(steps), steps, e)
 
 
 def _held_order(a: Asset) -> tuple[bool, str, str, str]:
