@@ -260,13 +260,13 @@ def build_sample(registry: ar.Registry, seed: int = SEED) -> Sample:
     # derived.
     sources = list(ISSUE_SOURCES)
     seen = set(sources)
-    held = [(a, c) for c in chain_ids for a in registry.assets(c)]
-    contracts = sorted((a.denom, c) for a, c in held
+    everywhere = [(a, c) for c in chain_ids for a in registry.assets(c)]
+    contracts = sorted((a.denom, c) for a, c in everywhere
                        if not a.trace and (a.is_cw20 or a.type_asset in CONTRACT_TYPES or a.denom.startswith("cw20:")))
     # Vouchers of contract tokens: their way home ends over a wasm. port (SPEC §3: no forward from there).
-    contract_vouchers = sorted((a.denom, c) for a, c in held if a.trace and a.origin_denom.startswith("cw20:"))
-    for pool in (contracts, contract_vouchers):
-        for item in src.sample(pool, min(CONTRACT_SOURCES // 2, len(pool))):
+    contract_vouchers = sorted((a.denom, c) for a, c in everywhere if a.trace and a.origin_denom.startswith("cw20:"))
+    for kind in (contracts, contract_vouchers):
+        for item in src.sample(kind, min(CONTRACT_SOURCES // 2, len(kind))):
             if item not in seen:
                 seen.add(item)
                 sources.append(item)
@@ -462,6 +462,47 @@ def check_ibc_only_canonical(answers: Iterable[Answer], routable: set[str]) -> l
     return out
 
 
+_IDENTITY = ("denom", "chain_id", "origin_denom", "origin_chain_id", "trace", "is_cw20", "is_evm")
+
+
+def check_shapes(sample: Sample, listed: dict[str, set[str]], names: dict[str, str]) -> list[str]:
+    """SPEC §2, §4–§6 on every answer: identity fields and booleans always present, never null; metadata on
+    an instance exactly when its chain's assetlist lists that denom; between's order (natives of the source
+    first, then by origin chain); from_source's groups sorted, never the source instance itself."""
+    out: list[str] = []
+    lowered = {chain: {d.lower() for d in denoms if _EVM_ADDRESS.match(d)} for chain, denoms in listed.items()}
+    for a in sample.distinct():
+        for side in (a.source, a.dest):
+            missing = [k for k in _IDENTITY if k not in side]
+            nulls = [k for k, v in side.items() if v is None]
+            if missing or nulls:
+                out.append(f"[identity fields present, no null] {a.query}: {side.get('denom')!r} on "
+                           f"{side.get('chain_id')!r} lacks {missing}, null {nulls}")
+                continue
+            folder = names.get(side["chain_id"], "")
+            denom = side["denom"]
+            is_listed = denom in listed.get(folder, ()) or (
+                _EVM_ADDRESS.match(denom) is not None and denom.lower() in lowered.get(folder, ()))
+            if _has_metadata(side) != is_listed:
+                out.append(f"[metadata exactly on listed instances] {a.query}: {denom!r} on {side['chain_id']!r} "
+                           f"{'has' if _has_metadata(side) else 'lacks'} metadata; listed: {is_listed}")
+    for (s, d, f), answers in sample.between.items():
+        keys = [(a.source["trace"] != "", a.source["origin_chain_id"]) for a in answers]
+        if keys != sorted(keys):
+            i = next(i for i in range(1, len(keys)) if keys[i] < keys[i - 1])
+            out.append(f"[between order: natives first, then by origin chain] {_between_text(s, d, f)}: pair {i} "
+                       f"({answers[i].source['denom']!r}) comes after {answers[i - 1].source['denom']!r}")
+    for (denom, chain, multi, cw20, reason), value in sample.from_source.items():
+        if isinstance(value, str):
+            continue
+        groups = [a.dest_chain_id for a in value]
+        if groups != sorted(groups):
+            out.append(f"[from_source groups sorted] {_from_text(denom, chain, multi, cw20, reason)}: {groups[:8]}")
+        if any(a.dest["chain_id"] == chain and a.dest["denom"] == denom for a in value):
+            out.append(f"[from_source excludes its source] {_from_text(denom, chain, multi, cw20, reason)}")
+    return out
+
+
 def _merged(ops: Iterable[str]) -> tuple[str, ...]:
     out: list[str] = []
     for op in ops:
@@ -553,7 +594,7 @@ def raw(registry_path: Path) -> Raw:
 
 
 def _listed(raw: Raw) -> dict[str, set[str]]:
-    return {folder: {a.get("base") for a in assets if isinstance(a.get("base"), str)}
+    return {folder: {str(a["base"]) for a in assets if isinstance(a.get("base"), str)}
             for folder, assets in raw.assetlists.items()}
 
 
@@ -607,6 +648,11 @@ def test_ibc_denoms_are_the_hash_of_their_trace(sample: Sample) -> None:
 def test_no_unlisted_multi_hop_denom(sample: Sample, raw: Raw, registry: ar.Registry) -> None:
     _fail_on(check_multi_hop(sample.distinct(), _listed(raw), _names(registry)),
              "no multi-hop denom unless listed or asked for (DIRECT)")
+
+
+def test_answer_shapes(sample: Sample, raw: Raw, registry: ar.Registry) -> None:
+    _fail_on(check_shapes(sample, _listed(raw), _names(registry)),
+             "fields present, metadata exactly on listed instances, documented order")
 
 
 def _ports(raw: Raw, registry: ar.Registry) -> dict[tuple[str, str], str]:
