@@ -812,6 +812,53 @@ def listed_voucher_walk(raw: Raw, routable: set[str]
     return walk, outside
 
 
+def check_canonical_vouchers(answers: Iterable[Answer], raw: Raw, names: dict[str, str]) -> list[str]:
+    """A one-hop voucher over a channel (not an IBC v2 client id) that is derived (no metadata), or that an
+    IBC-only route ends at, arrives over the canonical channel from its origin (SPEC §2–§3), computed here
+    from the raw _IBC files: the preferred, then ACTIVE, then lowest-numbered usable transfer↔transfer
+    channel; for a contract token, a channel whose far end is a wasm. port that an ibc-cw20 trace of that
+    token names (no such channel: no derived voucher at all)."""
+    ends, ports = _ends(raw), _cw20_ports(raw)
+    contract_bases = {(folder, str(a.get("base"))) for folder, assets in raw.assetlists.items() for a in assets
+                      if a.get("type_asset") in CONTRACT_TYPES or str(a.get("base")).startswith("cw20:")}
+    memo: dict[tuple[str, str, str], str | None] = {}
+    out: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    for a in _distinct(answers):
+        sides = [(a.source, False), (a.dest, a.bridges == ("IBC",) and not a.direct)]
+        for side, routed in sides:
+            if (side["chain_id"], side["denom"]) in seen or _hop_pairs(side["trace"]) != 1:
+                continue
+            if _CHANNEL.match(side["trace"].split("/")[1]) is None:
+                continue  # over an IBC v2 client (Eureka): a bridge landing, not a voucher of an _IBC channel
+            if _has_metadata(side) and not routed:
+                continue
+            seen.add((side["chain_id"], side["denom"]))
+            origin, chain = names.get(side["origin_chain_id"]), names.get(side["chain_id"])
+            if origin is None or chain is None:
+                continue
+            base = side["origin_denom"]
+            key = (origin, chain, base)
+            if key not in memo:
+                contract = (origin, base) in contract_bases or base.startswith("cw20:")
+                wasm = ports.get((origin, base), set())
+                candidates = [e for e in ends.get((origin, chain), []) if e.usable and e.other_port == "transfer"
+                              and (e.port in wasm if contract else e.port == "transfer")]
+                memo[key] = min(candidates, key=lambda e: e.rank).other_channel if candidates else None
+            channel = side["trace"].split("/")[1]
+            if memo[key] != channel:
+                why = "derived" if not _has_metadata(side) else "the end of an IBC-only route"
+                out.append(f"[one-hop voucher over the canonical channel] {a.query}: {side['denom']!r} on "
+                           f"{side['chain_id']!r} ({why}) arrives over {channel}; the canonical channel from "
+                           f"{side['origin_chain_id']!r} for {base!r} is {memo[key]}")
+    return out
+
+
+def test_one_hop_vouchers_use_the_canonical_channel(sample: Sample, raw: Raw, registry: ar.Registry) -> None:
+    _fail_on(check_canonical_vouchers(sample.distinct(), raw, _names(registry)),
+             "derived and routed one-hop vouchers arrive over the canonical channel from their origin")
+
+
 def test_listed_voucher_walk(raw: Raw, registry: ar.Registry) -> None:
     """Every listed one-hop voucher over a canonical channel between routable chains is reached from its origin."""
     ids = {c.chain_name: c.chain_id for c in registry.chains()}
