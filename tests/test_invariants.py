@@ -10,7 +10,29 @@ every chain pair (one random, one of the all-off answer, up to two of rarer kind
 without any pair) under all three flag sets, and for every sampled source instance on a chain it
 reaches (each ``allow_multi_tx``) and on one it does not.
 Every check collects its violations and fails with the invariant, the exact query and the offending
-denoms, so a failure names what to reproduce.
+denoms, so a failure names what to reproduce. The checks are pure functions of the answers.
+
+The invariants (each test names its own):
+
+1. between and from_source agree both ways, with the same ``txs_required``/``bridges`` (mapping below);
+   between under flags F is the all-flags answer filtered by F on both sides, one pair per (source, dest);
+2. both sides of an IBC-only pair name the same origin (EVM addresses compared case-insensitively);
+3. every ``ibc/`` denom is ``ibc/UPPER(HEX(SHA256(trace/origin_denom)))``, by ``assetroute_core.ibc_denom``
+   and by hashlib;
+4. no multi-hop denom (more than one port/channel pair) is returned unless that chain's assetlist lists
+   it or ``DIRECT`` was asked for; an IBC-only route ends native or one hop from a routable origin (a
+   stuck unwind is no origin, SPEC §3); derived and routed one-hop vouchers arrive over the canonical
+   channel of their token's kind, computed here from the raw ``_IBC`` files;
+5. ``txs_required`` and ``Hop.new_tx`` (below), the hops lead from the source to the destination, and a
+   hop after a plain IBC arrival needs a new transaction exactly when the chain lacks PFM or the token
+   arrived over a ``wasm.`` port;
+6. the listed-voucher walk, read from the raw files (``listed_voucher_walk``): every listed one-hop
+   voucher over a canonical channel between routable chains is reached from its origin, except the ones
+   named in ``EXPLAINED_MISSES`` with their SPEC reason;
+7. the answers (JSON of both lookups, on a sample) are the same when every directory listing is read in
+   reverse order;
+8. answer shapes: identity fields and booleans present and never null, metadata exactly on listed
+   instances, between's documented order, from_source's sorted groups without the source itself.
 
 How the two lookups are made comparable (SPEC §4–§5). ``assets_between_chains(S, D, F)`` with flags
 ``F = (include_no_metadata_assets N, include_cw20_assets C, include_evm_assets E, allow_multi_tx M)``
