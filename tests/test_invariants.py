@@ -10,7 +10,29 @@ every chain pair (one random, one of the all-off answer, up to two of rarer kind
 without any pair) under all three flag sets, and for every sampled source instance on a chain it
 reaches (each ``allow_multi_tx``) and on one it does not.
 Every check collects its violations and fails with the invariant, the exact query and the offending
-denoms, so a failure names what to reproduce.
+denoms, so a failure names what to reproduce. The checks are pure functions of the answers.
+
+The invariants (each test names its own):
+
+1. between and from_source agree both ways, with the same ``txs_required``/``bridges`` (mapping below);
+   between under flags F is the all-flags answer filtered by F on both sides, one pair per (source, dest);
+2. both sides of an IBC-only pair name the same origin (EVM addresses compared case-insensitively);
+3. every ``ibc/`` denom is ``ibc/UPPER(HEX(SHA256(trace/origin_denom)))``, by ``assetroute_core.ibc_denom``
+   and by hashlib;
+4. no multi-hop denom (more than one port/channel pair) is returned unless that chain's assetlist lists
+   it or ``DIRECT`` was asked for; an IBC-only route ends native or one hop from a routable origin (a
+   stuck unwind is no origin, SPEC §3); derived and routed one-hop vouchers arrive over the canonical
+   channel of their token's kind, computed here from the raw ``_IBC`` files;
+5. ``txs_required`` and ``Hop.new_tx`` (below), the hops lead from the source to the destination, and a
+   hop after a plain IBC arrival needs a new transaction exactly when the chain lacks PFM or the token
+   arrived over a ``wasm.`` port;
+6. the listed-voucher walk, read from the raw files (``listed_voucher_walk``): every listed one-hop
+   voucher over a canonical channel between routable chains is reached from its origin, except the ones
+   named in ``EXPLAINED_MISSES`` with their SPEC reason;
+7. the answers (JSON of both lookups, on a sample) are the same when every directory listing is read in
+   reverse order;
+8. answer shapes: identity fields and booleans present and never null, metadata exactly on listed
+   instances, between's documented order, from_source's sorted groups without the source itself.
 
 How the two lookups are made comparable (SPEC §4–§5). ``assets_between_chains(S, D, F)`` with flags
 ``F = (include_no_metadata_assets N, include_cw20_assets C, include_evm_assets E, allow_multi_tx M)``
@@ -260,13 +282,13 @@ def build_sample(registry: ar.Registry, seed: int = SEED) -> Sample:
     # derived.
     sources = list(ISSUE_SOURCES)
     seen = set(sources)
-    held = [(a, c) for c in chain_ids for a in registry.assets(c)]
-    contracts = sorted((a.denom, c) for a, c in held
+    everywhere = [(a, c) for c in chain_ids for a in registry.assets(c)]
+    contracts = sorted((a.denom, c) for a, c in everywhere
                        if not a.trace and (a.is_cw20 or a.type_asset in CONTRACT_TYPES or a.denom.startswith("cw20:")))
     # Vouchers of contract tokens: their way home ends over a wasm. port (SPEC §3: no forward from there).
-    contract_vouchers = sorted((a.denom, c) for a, c in held if a.trace and a.origin_denom.startswith("cw20:"))
-    for pool in (contracts, contract_vouchers):
-        for item in src.sample(pool, min(CONTRACT_SOURCES // 2, len(pool))):
+    contract_vouchers = sorted((a.denom, c) for a, c in everywhere if a.trace and a.origin_denom.startswith("cw20:"))
+    for kind in (contracts, contract_vouchers):
+        for item in src.sample(kind, min(CONTRACT_SOURCES // 2, len(kind))):
             if item not in seen:
                 seen.add(item)
                 sources.append(item)
@@ -462,6 +484,47 @@ def check_ibc_only_canonical(answers: Iterable[Answer], routable: set[str]) -> l
     return out
 
 
+_IDENTITY = ("denom", "chain_id", "origin_denom", "origin_chain_id", "trace", "is_cw20", "is_evm")
+
+
+def check_shapes(sample: Sample, listed: dict[str, set[str]], names: dict[str, str]) -> list[str]:
+    """SPEC §2, §4–§6 on every answer: identity fields and booleans always present, never null; metadata on
+    an instance exactly when its chain's assetlist lists that denom; between's order (natives of the source
+    first, then by origin chain); from_source's groups sorted, never the source instance itself."""
+    out: list[str] = []
+    lowered = {chain: {d.lower() for d in denoms if _EVM_ADDRESS.match(d)} for chain, denoms in listed.items()}
+    for a in sample.distinct():
+        for side in (a.source, a.dest):
+            missing = [k for k in _IDENTITY if k not in side]
+            nulls = [k for k, v in side.items() if v is None]
+            if missing or nulls:
+                out.append(f"[identity fields present, no null] {a.query}: {side.get('denom')!r} on "
+                           f"{side.get('chain_id')!r} lacks {missing}, null {nulls}")
+                continue
+            folder = names.get(side["chain_id"], "")
+            denom = side["denom"]
+            is_listed = denom in listed.get(folder, ()) or (
+                _EVM_ADDRESS.match(denom) is not None and denom.lower() in lowered.get(folder, ()))
+            if _has_metadata(side) != is_listed:
+                out.append(f"[metadata exactly on listed instances] {a.query}: {denom!r} on {side['chain_id']!r} "
+                           f"{'has' if _has_metadata(side) else 'lacks'} metadata; listed: {is_listed}")
+    for (s, d, f), answers in sample.between.items():
+        keys = [(a.source["trace"] != "", a.source["origin_chain_id"]) for a in answers]
+        if keys != sorted(keys):
+            i = next(i for i in range(1, len(keys)) if keys[i] < keys[i - 1])
+            out.append(f"[between order: natives first, then by origin chain] {_between_text(s, d, f)}: pair {i} "
+                       f"({answers[i].source['denom']!r}) comes after {answers[i - 1].source['denom']!r}")
+    for (denom, chain, multi, cw20, reason), value in sample.from_source.items():
+        if isinstance(value, str):
+            continue
+        groups = [a.dest_chain_id for a in value]
+        if groups != sorted(groups):
+            out.append(f"[from_source groups sorted] {_from_text(denom, chain, multi, cw20, reason)}: {groups[:8]}")
+        if any(a.dest["chain_id"] == chain and a.dest["denom"] == denom for a in value):
+            out.append(f"[from_source excludes its source] {_from_text(denom, chain, multi, cw20, reason)}")
+    return out
+
+
 def _merged(ops: Iterable[str]) -> tuple[str, ...]:
     out: list[str] = []
     for op in ops:
@@ -553,7 +616,7 @@ def raw(registry_path: Path) -> Raw:
 
 
 def _listed(raw: Raw) -> dict[str, set[str]]:
-    return {folder: {a.get("base") for a in assets if isinstance(a.get("base"), str)}
+    return {folder: {str(a["base"]) for a in assets if isinstance(a.get("base"), str)}
             for folder, assets in raw.assetlists.items()}
 
 
@@ -607,6 +670,11 @@ def test_ibc_denoms_are_the_hash_of_their_trace(sample: Sample) -> None:
 def test_no_unlisted_multi_hop_denom(sample: Sample, raw: Raw, registry: ar.Registry) -> None:
     _fail_on(check_multi_hop(sample.distinct(), _listed(raw), _names(registry)),
              "no multi-hop denom unless listed or asked for (DIRECT)")
+
+
+def test_answer_shapes(sample: Sample, raw: Raw, registry: ar.Registry) -> None:
+    _fail_on(check_shapes(sample, _listed(raw), _names(registry)),
+             "fields present, metadata exactly on listed instances, documented order")
 
 
 def _ports(raw: Raw, registry: ar.Registry) -> dict[tuple[str, str], str]:
@@ -764,6 +832,53 @@ def listed_voucher_walk(raw: Raw, routable: set[str]
                 continue
             walk.append((chain, base, origin, str(listing.get("base"))))
     return walk, outside
+
+
+def check_canonical_vouchers(answers: Iterable[Answer], raw: Raw, names: dict[str, str]) -> list[str]:
+    """A one-hop voucher over a channel (not an IBC v2 client id) that is derived (no metadata), or that an
+    IBC-only route ends at, arrives over the canonical channel from its origin (SPEC §2–§3), computed here
+    from the raw _IBC files: the preferred, then ACTIVE, then lowest-numbered usable transfer↔transfer
+    channel; for a contract token, a channel whose far end is a wasm. port that an ibc-cw20 trace of that
+    token names (no such channel: no derived voucher at all)."""
+    ends, ports = _ends(raw), _cw20_ports(raw)
+    contract_bases = {(folder, str(a.get("base"))) for folder, assets in raw.assetlists.items() for a in assets
+                      if a.get("type_asset") in CONTRACT_TYPES or str(a.get("base")).startswith("cw20:")}
+    memo: dict[tuple[str, str, str], str | None] = {}
+    out: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    for a in _distinct(answers):
+        sides = [(a.source, False), (a.dest, a.bridges == ("IBC",) and not a.direct)]
+        for side, routed in sides:
+            if (side["chain_id"], side["denom"]) in seen or _hop_pairs(side["trace"]) != 1:
+                continue
+            if _CHANNEL.match(side["trace"].split("/")[1]) is None:
+                continue  # over an IBC v2 client (Eureka): a bridge landing, not a voucher of an _IBC channel
+            if _has_metadata(side) and not routed:
+                continue
+            seen.add((side["chain_id"], side["denom"]))
+            origin, chain = names.get(side["origin_chain_id"]), names.get(side["chain_id"])
+            if origin is None or chain is None:
+                continue
+            base = side["origin_denom"]
+            key = (origin, chain, base)
+            if key not in memo:
+                contract = (origin, base) in contract_bases or base.startswith("cw20:")
+                wasm = ports.get((origin, base), set())
+                candidates = [e for e in ends.get((origin, chain), []) if e.usable and e.other_port == "transfer"
+                              and (e.port in wasm if contract else e.port == "transfer")]
+                memo[key] = min(candidates, key=lambda e: e.rank).other_channel if candidates else None
+            channel = side["trace"].split("/")[1]
+            if memo[key] != channel:
+                why = "derived" if not _has_metadata(side) else "the end of an IBC-only route"
+                out.append(f"[one-hop voucher over the canonical channel] {a.query}: {side['denom']!r} on "
+                           f"{side['chain_id']!r} ({why}) arrives over {channel}; the canonical channel from "
+                           f"{side['origin_chain_id']!r} for {base!r} is {memo[key]}")
+    return out
+
+
+def test_one_hop_vouchers_use_the_canonical_channel(sample: Sample, raw: Raw, registry: ar.Registry) -> None:
+    _fail_on(check_canonical_vouchers(sample.distinct(), raw, _names(registry)),
+             "derived and routed one-hop vouchers arrive over the canonical channel from their origin")
 
 
 def test_listed_voucher_walk(raw: Raw, registry: ar.Registry) -> None:
