@@ -730,12 +730,12 @@ def test_empty_or_null_chain_ids_are_404_in_both_forms(http: httpx.Client) -> No
 
 # -- lookups off the event loop, within a time budget (issue 13, item 7) -------------------------
 
-CROWD = 10_000  # natives added to osmosis: the first lookup from osmosis then takes seconds
+CROWD = 25_000  # natives added to osmosis: the first lookup from osmosis then takes seconds
 
 
 @pytest.fixture(scope="module")
 def crowded_registry_path(registry_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The real snapshot (symlinked) with 10,000 extra native assets listed on osmosis."""
+    """The real snapshot (symlinked) with 25,000 extra native assets listed on osmosis."""
     root = tmp_path_factory.mktemp("crowded") / "registry"
     root.mkdir()
     for entry in registry_path.iterdir():
