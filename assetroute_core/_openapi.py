@@ -8,7 +8,11 @@ documented request properties, spellings and types cannot drift from what is acc
 * ``null`` is accepted for every optional field (it means "unset"); required fields must be strings;
 * ``additionalProperties: true``: unknown request fields are ignored;
 * invalid input is answered with **400** (never 422), unknown chains in ``assets_between_chains`` with 404,
-  a body over the size limit with 413, a wrong method with 405; all errors share the ``Error`` schema.
+  a body over the size limit with 413, a wrong method with 405, a lookup over its time budget with 504
+  (gRPC code 4); all errors share the ``Error`` schema;
+* what the HTTP layer of ``serve`` answers before any endpoint runs is documented on every operation: 408
+  (a request head or body not received in time), 431 (a request head over the limit), 503 (over the
+  concurrency limit, gRPC code 14); a malformed HTTP request is a 400 like any other invalid input.
 
 >>> doc = build_openapi()
 >>> doc["openapi"], sorted(doc["paths"]["/v2/fungible/assets_between_chains"])
@@ -153,6 +157,19 @@ _R400 = _error_response("Invalid request: malformed JSON, a non-object body, a w
 _R405 = _error_response("The path exists but not for this method (gRPC code 12); an Allow header lists the methods.")
 _R413 = _error_response("The request body is over the server's size limit (gRPC code 8).")
 _R500 = _error_response("Internal error (gRPC code 2). Not expected for any input.")
+_R504 = _error_response("The lookup did not finish within the server's time budget (--lookup-timeout, default "
+                        "10 s; gRPC code 4, DEADLINE_EXCEEDED). Its answer is still computed and cached: "
+                        "asking again later is answered at once.")
+#: Answers of the HTTP layer (``serve``), possible on every operation.
+_TRANSPORT = {
+    "408": _error_response("The request head (--timeout-header, default 10 s) or body (--timeout-body, default "
+                           "30 s) was not received in time (gRPC code 4); the connection is closed."),
+    "431": _error_response("The request head is over the server's limit (--max-header-bytes, default 16384; "
+                           "gRPC code 8)."),
+    "503": _error_response("The server is over its concurrency limit (--limit-concurrency, default 1000 open "
+                           "connections or running requests; gRPC code 14, UNAVAILABLE); retry later "
+                           "(Retry-After)."),
+}
 
 
 def build_openapi() -> dict[str, Any]:
@@ -187,7 +204,7 @@ def build_openapi() -> dict[str, Any]:
                 "200": from_source_ok,
                 "400": _error_response("Invalid request, or an unknown source chain (Invalid "
                                        "source_asset_chain_id) or denom (Invalid source_asset_denom)."),
-                "405": _R405, "413": _R413, "500": _R500,
+                "405": _R405, "413": _R413, "500": _R500, "504": _R504, **_TRANSPORT,
             },
         }
         if deprecated:
@@ -211,6 +228,8 @@ def build_openapi() -> dict[str, Any]:
         "404": _error_response("source chain not found / dest chain not found (gRPC code 5)."),
         "405": _R405,
         "500": _R500,
+        "504": _R504,
+        **_TRANSPORT,
     }
     return {
         "openapi": "3.1.0",
@@ -247,7 +266,8 @@ def build_openapi() -> dict[str, Any]:
                     "operationId": "chains",
                     "summary": "Routable chains (live Cosmos and EVM chains), sorted by chain-id",
                     "tags": ["info"],
-                    "responses": {"200": _ok("ChainsResponse", "The chains."), "405": _R405, "500": _R500},
+                    "responses": {"200": _ok("ChainsResponse", "The chains."), "405": _R405, "500": _R500,
+                                  **_TRANSPORT},
                 },
             },
             "/health": {
@@ -255,7 +275,7 @@ def build_openapi() -> dict[str, Any]:
                     "operationId": "health",
                     "summary": "Liveness and the provenance of the loaded registry",
                     "tags": ["info"],
-                    "responses": {"200": _ok("Health", "Service is up."), "405": _R405, "500": _R500},
+                    "responses": {"200": _ok("Health", "Service is up."), "405": _R405, "500": _R500, **_TRANSPORT},
                 },
             },
             "/openapi.json": {
@@ -266,7 +286,7 @@ def build_openapi() -> dict[str, Any]:
                     "responses": {
                         "200": {"description": "OpenAPI 3.1 document.",
                                 "content": {"application/json": {"schema": {"type": "object"}}}},
-                        "405": _R405, "500": _R500,
+                        "405": _R405, "500": _R500, **_TRANSPORT,
                     },
                 },
             },
@@ -351,7 +371,9 @@ def build_openapi() -> dict[str, Any]:
                 "Error": {
                     "type": "object",
                     "properties": {
-                        "code": {"type": "integer", "description": "gRPC status code (3, 5, 8, 12, 2)."},
+                        "code": {"type": "integer",
+                                 "description": "gRPC status code: 3 invalid argument, 5 not found, 8 too large, "
+                                                "12 wrong method, 4 deadline exceeded, 14 unavailable, 2 internal."},
                         "message": {"type": "string"},
                         "details": {"type": "array", "maxItems": 0},
                     },

@@ -47,6 +47,22 @@ MIXES: dict[str, list[tuple[str, dict[str, object]]]] = {
         (BETWEEN, {"source_chain_id": "cosmoshub-4", "dest_chain_id": "no-such-chain-1"}),  # expected 404
     ],
 }
+# "heavy": 126 distinct requests (every ordered pair of 8 busy chains with multi-tx routes and every flag,
+# both lookups with swaps and symbol grouping), so the service keeps computing and evicting, not only
+# answering from its cache.
+_BUSY = ["cosmoshub-4", "osmosis-1", "neutron-1", "noble-1", "axelar-dojo-1", "juno-1", "stride-1", "1"]
+MIXES["heavy"] = [
+    (BETWEEN, {"source_chain_id": a, "dest_chain_id": b, "allow_multi_tx": True, "include_evm_assets": True,
+               "include_cw20_assets": True, "include_no_metadata_assets": flag})
+    for a in _BUSY for b in _BUSY if a != b for flag in (False, True)
+] + [
+    (FROM_SOURCE, {"source_asset_denom": denom, "source_asset_chain_id": chain, "allow_multi_tx": True,
+                   "include_swaps": True, "group_by": group, "include_cw20_assets": True})
+    for denom, chain in (("uatom", "cosmoshub-4"), ("uosmo", "osmosis-1"), ("uusdc", "noble-1"),
+                         ("untrn", "neutron-1"), ("uaxl", "axelar-dojo-1"), ("ujuno", "juno-1"),
+                         ("ustrd", "stride-1"))
+    for group in ("chain_id", "recommended_symbol")
+]
 
 
 @dataclass
