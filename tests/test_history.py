@@ -12,6 +12,7 @@ gained a chain.json.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import tarfile
@@ -52,7 +53,7 @@ def versions(cache: Path, registry: ar.Registry) -> list[ar.Registry]:
 
 @pytest.fixture(scope="module")
 def diffs(versions: list[ar.Registry]) -> list[ar.RegistryDiff]:
-    return [old.diff(new) for old, new in zip(versions, versions[1:], strict=False)]
+    return [old.diff(new) for old, new in itertools.pairwise(versions)]
 
 
 # -- the diff on the shared history ----------------------------------------------------------------
