@@ -26,6 +26,8 @@ page = st.navigation(
                 url_path="between_chains", default=True),
         st.Page("pages/from_source.py", title="From source", icon=":material/hub:", url_path="from_source"),
         st.Page("pages/network.py", title="Network", icon=":material/lan:", url_path="network"),
+        st.Page("pages/changes.py", title="Changes", icon=":material/history:", url_path="changes"),
+        st.Page("pages/what_if.py", title="What if", icon=":material/science:", url_path="what_if"),
     ],
     position="top",
 )
