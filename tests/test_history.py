@@ -366,3 +366,76 @@ def test_cli_unknown_commit_and_corrupt_archive(capsys: pytest.CaptureFixture[st
     assert main(["diff", str(corrupt), str(ARCHIVES[COMMIT])]) == 1
     captured = capsys.readouterr()
     assert "corrupt.tar.gz" in captured.err and captured.out == ""
+
+
+# -- notebook 04 -----------------------------------------------------------------------------------
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "04_registry_history"
+
+
+def test_notebook_is_paired_and_committed_without_outputs() -> None:
+    import jupytext
+    import nbformat
+    from jupytext.config import load_jupytext_config
+
+    nb = nbformat.read(NOTEBOOK.with_suffix(".ipynb"), as_version=4)
+    config = load_jupytext_config(str(NOTEBOOK.parent))
+    assert jupytext.writes(nb, fmt="py:percent", config=config) == NOTEBOOK.with_suffix(".py").read_text()
+    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert "assetroute_core._" not in code and ".engine" not in code
+
+
+def test_notebook_runs_under_a_minute(tmp_path: Path, versions: list[ar.Registry]) -> None:
+    import sys
+    import time
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    spec = tmp_path / "kernels" / "assetroute-history"
+    spec.mkdir(parents=True)
+    repo = str(NOTEBOOK.parents[1])
+    env = {"PYTHONPATH": os.pathsep.join(p for p in (repo, os.environ.get("PYTHONPATH", "")) if p),
+           "ASSETROUTE_REGISTRY": _SNAPSHOT, "ASSETROUTE_HISTORY": str(HISTORY)}
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "assetroute history", "language": "python", "env": env}))
+    nb = nbformat.read(NOTEBOOK.with_suffix(".ipynb"), as_version=4)
+    old_path = os.environ.get("JUPYTER_PATH")
+    os.environ["JUPYTER_PATH"] = str(tmp_path)
+    try:
+        started = time.perf_counter()
+        NotebookClient(nb, timeout=300, kernel_name="assetroute-history",
+                       resources={"metadata": {"path": str(NOTEBOOK.parent)}}).execute()
+        seconds = time.perf_counter() - started
+    finally:
+        if old_path is None:
+            os.environ.pop("JUPYTER_PATH", None)
+        else:
+            os.environ["JUPYTER_PATH"] = old_path
+    assert seconds < 60, f"notebook 04 took {seconds:.1f} s"
+    errors = [o for c in nb.cells for o in c.get("outputs", []) if o.output_type == "error"]
+    assert not errors, errors
+    plots = sum("application/vnd.plotly.v1+json" in o.get("data", {}) for c in nb.cells for o in c.get("outputs", []))
+    assert plots == 3
+    cell = next(c for c in nb.cells if "headline" in c.metadata.get("tags", []))
+    h = json.loads("".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream").strip())
+    assert [v["commit"] for v in h["versions"]] == [*ARCHIVES, ar.PINNED_COMMIT]
+    for reg, m in zip(versions, h["measures"], strict=True):
+        assert m["routable_chains"] == len(reg.chains())
+        assert m["listed_assets"] == dict(reg.provenance.counts)["listed_assets"]
+    # The what-if's winner, checked with the public lookups: some pair needs one transaction only with its PFM.
+    best = h["whatif_best"]["chain_id"]
+    current = versions[-1]
+    assert not current.chain(best).pfm_enabled and best in h["whatif_candidates"]
+    scenario = current.with_changes(pfm={best: True})
+    diff = current.diff(scenario, allow_multi_tx=True)
+    to_one = [p for p in diff.pairs if p.new_txs_required == 1 and (p.old_txs_required or 0) > 1]
+    assert len(to_one) == h["whatif_best"]["pairs_to_one_tx"] > 0
+    sample = to_one[0]
+    before = {p.asset_on_source.denom: p.txs_required
+              for p in current.assets_between_chains(sample.source_chain_id, sample.dest_chain_id, allow_multi_tx=True)}
+    after = {p.asset_on_source.denom: p.txs_required
+             for p in scenario.assets_between_chains(sample.source_chain_id, sample.dest_chain_id, allow_multi_tx=True)}
+    assert before[sample.source_denom] > 1 and after[sample.source_denom] == 1
