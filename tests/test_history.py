@@ -20,6 +20,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -439,3 +440,63 @@ def test_notebook_runs_under_a_minute(tmp_path: Path, versions: list[ar.Registry
     after = {p.asset_on_source.denom: p.txs_required
              for p in scenario.assets_between_chains(sample.source_chain_id, sample.dest_chain_id, allow_multi_tx=True)}
     assert before[sample.source_denom] > 1 and after[sample.source_denom] == 1
+
+
+# -- the Changes page (AppTest, in process) ---------------------------------------------------------
+
+
+def _changes_app(monkeypatch: pytest.MonkeyPatch, **params: str | list[str]) -> Any:
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("ASSETROUTE_REGISTRY", _SNAPSHOT)
+    monkeypatch.setenv("ASSETROUTE_HISTORY", str(HISTORY))
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"), default_timeout=300)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.switch_page("pages/changes.py")
+    return at.run()
+
+
+def test_changes_page_from_a_link(monkeypatch: pytest.MonkeyPatch, diffs: list[ar.RegistryDiff]) -> None:
+    old, new = str(ARCHIVES["045be2e5e5b3cb1e8fa9daf4e04ab0620016a2b9"]), str(ARCHIVES[COMMIT])
+    at = _changes_app(monkeypatch, old=old, new=new, series=[old, new])
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.main.error
+    shown = {m.label: m.value for m in at.main.metric}
+    assert shown["Chains added"] == str(len(diffs[1].chains_added))
+    assert shown["Pairs gained"] == str(diffs[1].pairs_gained)
+    assert shown["Pairs lost"] == str(diffs[1].pairs_lost)
+    assert len(at.main.get("plotly_chart")) == 1  # the measures over the two versions
+    per_chain = next(d.value for d in at.main.dataframe if "gained_out" in d.value.columns)
+    assert len(per_chain) == diffs[1].chains_compared
+    assert {b.proto.label for b in at.main.get("download_button")} >= {"Per chain CSV", "Whole diff JSON"}
+    # The busiest chain pair is shown by default, and its rows are that pair's changes.
+    src, dst = at.main.selectbox(key="ch_pair_src").value, at.main.selectbox(key="ch_pair_dst").value
+    assert diffs[1].pair_changes(src, dst)
+
+
+@pytest.mark.parametrize(("old", "message"), [
+    ("cosmos/chain-registry@32d07e5", "not a full commit"),
+    ("/no/such/registry.tar.gz", "does not exist"),
+])
+def test_changes_page_bad_version_is_a_message(monkeypatch: pytest.MonkeyPatch, old: str, message: str) -> None:
+    at = _changes_app(monkeypatch, old=old, new=str(ARCHIVES[COMMIT]))
+    assert not at.exception
+    errors = [e.value for e in at.main.error]
+    assert len(errors) == 1 and message.replace(" ", "") in errors[0].replace("\\", "").replace(" ", "")
+    assert not at.main.metric and not at.main.dataframe, "nothing half-loaded is shown"
+
+
+def test_changes_page_unknown_commit_and_corrupt_archive(monkeypatch: pytest.MonkeyPatch, github: _Server,
+                                                          tmp_path: Path) -> None:
+    monkeypatch.setenv("ASSETROUTE_CACHE_DIR", str(tmp_path / "cache"))
+    at = _changes_app(monkeypatch, old=f"cosmos/chain-registry@{'0' * 40}", new=str(ARCHIVES[COMMIT]))
+    errors = [e.value.replace("\\", "") for e in at.main.error]
+    assert len(errors) == 1 and "404" in errors[0] and "0" * 40 in errors[0]
+    assert not at.main.metric
+    corrupt = tmp_path / "corrupt.tar.gz"
+    corrupt.write_bytes(b"\x1f\x8b not an archive")
+    at = _changes_app(monkeypatch, old=str(corrupt), new=str(ARCHIVES[COMMIT]))
+    errors = [e.value.replace("\\", "") for e in at.main.error]
+    assert len(errors) == 1 and "corrupt.tar.gz" in errors[0]
+    assert not at.main.metric and not at.main.dataframe

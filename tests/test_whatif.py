@@ -4,6 +4,8 @@ the incremental what-if diff against the full one; the ``what-if`` command."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -167,3 +169,59 @@ def test_cli_what_if_errors(capsys: pytest.CaptureFixture[str], argv: list[str],
     assert main(argv) == code
     captured = capsys.readouterr()
     assert message in captured.err and "Traceback" not in captured.err and captured.out == ""
+
+
+# -- the What if page (AppTest, in process) ---------------------------------------------------------
+
+
+def _whatif_app(monkeypatch: pytest.MonkeyPatch, registry_path: object, **params: str | list[str]) -> Any:
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("ASSETROUTE_REGISTRY", str(registry_path))
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"), default_timeout=300)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.switch_page("pages/what_if.py")
+    return at.run()
+
+
+def test_whatif_page_from_a_link(monkeypatch: pytest.MonkeyPatch, registry_path: object,
+                                 registry: ar.Registry) -> None:
+    at = _whatif_app(monkeypatch, registry_path, pfm="cosmoshub-4:off")
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.main.error
+    expected = registry.diff(registry.with_changes(pfm={"cosmoshub-4": False}), allow_multi_tx=True)
+    shown = {m.label: m.value for m in at.main.metric}
+    assert shown["Pairs changed"] == str(expected.pairs_changed)
+    assert shown["Pairs lost"] == str(expected.pairs_lost) == "0"
+    # The PFM list is pre-filled from the overlay, minus the chain the link turns off.
+    pfm = at.main.multiselect(key="wi_pfm").value
+    assert "cosmoshub-4" not in pfm
+    assert set(pfm) == {c.chain_id for c in registry.chains() if c.pfm_enabled} - {"cosmoshub-4"}
+    table = next(d.value for d in at.main.dataframe if "new_txs_required" in d.value.columns)
+    atom = table[(table["source_chain_id"] == "osmosis-1") & (table["dest_chain_id"] == "neutron-1")]
+    assert list(atom["old_txs_required"]) == [1] and list(atom["new_txs_required"]) == [2]
+    assert len(at.main.get("plotly_chart")) == 2  # before / after heatmaps
+
+
+def test_whatif_page_form_writes_the_url(monkeypatch: pytest.MonkeyPatch, registry_path: object) -> None:
+    at = _whatif_app(monkeypatch, registry_path)
+    assert not at.main.metric  # nothing to compare yet
+    at.main.multiselect(key="wi_pfm").unselect("cosmoshub-4")
+    at.main.multiselect(key="wi_close").select("osmosis-1:channel-0")
+    at.main.get("form_submit_button")[0].click()
+    at.run()
+    assert not at.exception
+    assert "cosmoshub-4:off" in str(at.query_params["pfm"])
+    assert "osmosis-1:channel-0" in str(at.query_params["close"])
+    assert {m.label for m in at.main.metric} >= {"Pairs changed", "Pairs lost"}
+
+
+def test_whatif_page_bad_link_is_a_message(monkeypatch: pytest.MonkeyPatch, registry_path: object) -> None:
+    at = _whatif_app(monkeypatch, registry_path, pfm=["atlantis-1:on"], close="osmosis-1:channel-424242",
+                     fwd="TELEPORT:on")
+    assert not at.exception
+    errors = " ".join(e.value for e in at.main.error).replace("\\", "")
+    for value in ("atlantis-1", "channel-424242", "TELEPORT"):
+        assert value in errors
+    assert not at.main.metric
