@@ -27,6 +27,15 @@ Decisions made here:
   ``held``/``reachable_chains``/``routes_to`` that the lookup runs, and the same filters), not through
   56,000 lookup calls: one pass over the assets held on each source chain that pass the source filters.
   Only one source chain's rows of each registry are held at a time.
+* **What-if diffs are incremental.** When both registries share their data (one made from the other
+  by ``with_changes``), only three things can differ: PFM of some chains, the usability of some
+  channels, and some bridge kinds' overlay facts. A source asset's routes can then change only if one
+  of them involves a changed chain or kind: a stage of its unwind (its root included, whose channels
+  give the last hop), a canonical voucher it leaves from by bridge, a bridge link's far chain or kind,
+  or a stage of a counterpart's unwind. Only those assets are recomputed, in both registries; chains at
+  the ends of a changed channel (whose held assets change) are recomputed whole. The totals start from
+  the base registry's per-chain pair counts, kept once per engine and flags. The tests compare this
+  with the full comparison for each kind of change.
 """
 
 from __future__ import annotations
@@ -94,7 +103,7 @@ class ChannelChange:
     port_1: str
     port_2: str
     change: str  # "opened", "closed"
-    old_status: str | None  # None: absent (or untagged), see ``present_before``
+    old_status: str | None  # None: the channel was absent; "untagged" when it had no status
     new_status: str | None
 
 
