@@ -82,12 +82,12 @@ def known_versions(current_source: str | None) -> list[Version]:
                 dates[Path(m.group(1)).name] = (m.group(2), m.group(3))
         archives = sorted(folder.glob("*.tar.gz"), key=lambda p: (dates.get(p.name, ("", "9999"))[1], p.name))
         for path in archives:
-            commit, date = dates.get(path.name, (None, None))  # type: ignore[assignment]
+            commit, date = dates.get(path.name, (None, None))
             label = f"{date} · {commit[:8]}" if date and commit else path.name
             out.append(Version(label, str(path), commit, date))
     if current_source is not None or not out:
         name = Path(current_source).name if current and current_source else ""
-        commit, date = dates.get(name, (None, None))  # type: ignore[assignment]
+        commit, date = dates.get(name, (None, None))
         label = f"{date} · {commit[:8]} (current)" if date and commit else "current registry"
         out.append(Version(label, current_source or "", commit, date))
     return out
@@ -220,7 +220,8 @@ def measures_figure(frame: pd.DataFrame, *, height: int = 520) -> go.Figure:
     """Four small line charts, one per measure, over the versions of *frame*."""
     from plotly.subplots import make_subplots
 
-    from assetroute_core.figures import PRIMARY, escape
+    from assetroute_core.figures import escape
+    from assetroute_core.graphviews import PRIMARY
 
     fig = make_subplots(rows=2, cols=2, subplot_titles=[escape(t) for _k, t in MEASURES],
                         horizontal_spacing=0.1, vertical_spacing=0.22)

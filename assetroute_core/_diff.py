@@ -675,6 +675,14 @@ def diff_registries(old: Registry, new: Registry, *, progress: DiffProgress | No
                     **flags: bool) -> RegistryDiff:
     """Everything that changed from *old* to *new*; the route level under *flags* (those of
     ``assets_between_chains``; all ``False`` by default)."""
+    from ._registry import Registry as _Registry
+
+    for name, value in (("old", old), ("new", new)):
+        if not isinstance(value, _Registry):
+            from ._exceptions import InvalidArgumentError
+
+            raise InvalidArgumentError(f"{name} must be a loaded Registry, got {type(value).__name__}",
+                                       value=repr(value)[:80])
     checked = _check_flags(flags)
     e0, e1 = old.engine, new.engine
     ids0, ids1 = _routable_ids(e0), _routable_ids(e1)
