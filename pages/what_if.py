@@ -146,7 +146,12 @@ else:
     st.dataframe(table, hide_index=True, width="stretch", height=min(38 + 35 * len(table), 420),
                  column_order=["change", "symbol", "source", "dest", "old_txs_required", "new_txs_required",
                                "old_bridges", "new_bridges", "source_denom", "old_dest_denom", "new_dest_denom",
-                               "changed_fields"])
+                               "changed_fields"],
+                 column_config={"old_txs_required": st.column_config.NumberColumn("Txs before", format="%d"),
+                                "new_txs_required": st.column_config.NumberColumn("Txs after", format="%d"),
+                                "old_bridges": "Bridges before", "new_bridges": "Bridges after",
+                                "source_denom": "Denom on source", "old_dest_denom": "Denom on dest before",
+                                "new_dest_denom": "Denom on dest after", "changed_fields": "What changed"})
     c1, c2, _ = st.columns([1, 1, 4])
     c1.download_button("Download CSV", table.to_csv(index=False).encode(), file_name="what_if_pairs.csv",
                        mime="text/csv", icon=":material/download:", on_click="ignore")
@@ -155,11 +160,12 @@ else:
 
 st.subheader(f"The {TOP_N} most connected chains, before and after", anchor=False)
 top = most_connected(reg, TOP_N)
+single = {**flags, "allow_multi_tx": False}  # one-transaction pairs: where PFM and forwarding show
 hkey = (reg.provenance.fingerprint, query, tuple(top))
 pair = cache["heatmaps"].get(hkey)
 if pair is None:
     with st.spinner("Counting asset pairs between the most connected chains…"):
-        pair = (heatmap_matrix(reg, top, flags), heatmap_matrix(scenario, top, flags))
+        pair = (heatmap_matrix(reg, top, single), heatmap_matrix(scenario, top, single))
     with cache["lock"]:
         if len(cache["heatmaps"]) >= 16:
             cache["heatmaps"].pop(next(iter(cache["heatmaps"])))
@@ -170,4 +176,5 @@ h1.plotly_chart(figures.movable_heatmap(before, labels=names, title="Registry"),
                 config={"displayModeBar": False})
 h2.plotly_chart(figures.movable_heatmap(after, labels=names, title="What if"), width="stretch",
                 config={"displayModeBar": False})
-st.caption("Asset pairs `assets_between_chains` answers for each ordered pair, with the flags above.")
+st.caption("Single-transaction asset pairs `assets_between_chains` answers for each ordered pair (the flags "
+           "above, without multi-transaction routes).")

@@ -201,7 +201,14 @@ def test_whatif_page_from_a_link(monkeypatch: pytest.MonkeyPatch, registry_path:
     table = next(d.value for d in at.main.dataframe if "new_txs_required" in d.value.columns)
     atom = table[(table["source_chain_id"] == "osmosis-1") & (table["dest_chain_id"] == "neutron-1")]
     assert list(atom["old_txs_required"]) == [1] and list(atom["new_txs_required"]) == [2]
-    assert len(at.main.get("plotly_chart")) == 2  # before / after heatmaps
+    charts = at.main.get("plotly_chart")
+    assert len(charts) == 2  # before / after heatmaps of single-transaction pairs
+    before, after = (json.loads(c.proto.spec)["data"][0] for c in charts)
+    row, col = before["y"].index("Osmosis"), before["x"].index("Neutron")
+    scenario = registry.with_changes(pfm={"cosmoshub-4": False})
+    assert before["z"][row][col] == len(registry.assets_between_chains("osmosis-1", "neutron-1"))
+    assert after["z"][row][col] == len(scenario.assets_between_chains("osmosis-1", "neutron-1"))
+    assert after["z"][row][col] < before["z"][row][col]  # ATOM (at least) needs two transactions now
 
 
 def test_whatif_page_form_writes_the_url(monkeypatch: pytest.MonkeyPatch, registry_path: object) -> None:
