@@ -216,7 +216,7 @@ def measures_frame(series: Sequence[tuple[str, RegistryMeasures]]) -> pd.DataFra
                                        "single_tx_share", "largest_group"])
 
 
-def measures_figure(frame: pd.DataFrame, *, height: int = 520) -> go.Figure:
+def measures_figure(frame: pd.DataFrame, *, height: int = 640) -> go.Figure:
     """Four small line charts, one per measure, over the versions of *frame*."""
     from plotly.subplots import make_subplots
 
@@ -224,18 +224,18 @@ def measures_figure(frame: pd.DataFrame, *, height: int = 520) -> go.Figure:
     from assetroute_core.graphviews import PRIMARY
 
     fig = make_subplots(rows=2, cols=2, subplot_titles=[escape(t) for _k, t in MEASURES],
-                        horizontal_spacing=0.1, vertical_spacing=0.22)
+                        horizontal_spacing=0.1, vertical_spacing=0.34)
     x = [escape(v) for v in frame["version"]]
     for i, (key, title) in enumerate(MEASURES):
         y = list(frame[key])
         text = [f"{v:.1%}" for v in y] if key == "single_tx_share" else [str(int(v)) for v in y]
         fig.add_scatter(x=x, y=y, mode="lines+markers+text", text=text, textposition="top center",
-                        line={"color": PRIMARY}, name=escape(title), showlegend=False,
+                        line={"color": PRIMARY}, name=escape(title), showlegend=False, cliponaxis=False,
                         hovertemplate="%{x}<br>%{text}<extra></extra>", row=i // 2 + 1, col=i % 2 + 1)
         if key == "single_tx_share":
             fig.update_yaxes(tickformat=".0%", row=i // 2 + 1, col=i % 2 + 1)
     fig.update_xaxes(type="category", tickangle=-20)
-    fig.update_layout(height=height, margin={"l": 40, "r": 20, "t": 50, "b": 40})
+    fig.update_layout(height=height, margin={"l": 40, "r": 30, "t": 60, "b": 40})
     return fig
 
 

@@ -145,7 +145,9 @@ except AssetRouteError as exc:
     st.error(f"The comparison failed: {md_escape(exc, limit=600)}", icon=":material/error:")
     st.stop()
 
-st.subheader(f"{md_escape(query.old)} → {md_escape(query.new)}", anchor=False)
+named = {v.source: v.label for v in known if v.source}
+st.subheader(f"{md_escape(named.get(query.old or '', query.old))} → {md_escape(named.get(query.new or '', query.new))}",
+             anchor=False)
 st.caption(f"{md_code(old.provenance.source, limit=90)} ({md_escape(old.provenance.commit or 'commit unknown')}) → "
            f"{md_code(new.provenance.source, limit=90)} ({md_escape(new.provenance.commit or 'commit unknown')})"
            f" · flags: {md_escape(', '.join(n for n, on in query.flags if on) or 'default')}")
