@@ -14,6 +14,8 @@ browser lives here, split by concern, and none of these modules imports :mod:`st
     Tables, counts and the data-quality report built from results alone.
 ``text``
     Registry text made inert for markdown, labels, safe logos and their offline fallback.
+``changes``
+    Versions, link state, tables and figures of the "Changes" and "What if" pages.
 
 The Streamlit glue (navigation, sidebar, caching, messages) is :mod:`assetroute_app.ui`,
 imported by the scripts only.  The engine (:mod:`assetroute_core`) never imports this package.

@@ -61,6 +61,8 @@ PAGES: tuple[tuple[str, str, str], ...] = (
     ("between_chains", "Between chains", ":material/swap_horiz:"),
     ("from_source", "From source", ":material/hub:"),
     ("network", "Network", ":material/lan:"),
+    ("changes", "Changes", ":material/history:"),
+    ("what_if", "What if", ":material/science:"),
 )
 
 

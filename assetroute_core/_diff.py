@@ -27,6 +27,15 @@ Decisions made here:
   ``held``/``reachable_chains``/``routes_to`` that the lookup runs, and the same filters), not through
   56,000 lookup calls: one pass over the assets held on each source chain that pass the source filters.
   Only one source chain's rows of each registry are held at a time.
+* **What-if diffs are incremental.** When both registries share their data (one made from the other
+  by ``with_changes``), only three things can differ: PFM of some chains, the usability of some
+  channels, and some bridge kinds' overlay facts. A source asset's routes can then change only if one
+  of them involves a changed chain or kind: a stage of its unwind (its root included, whose channels
+  give the last hop), a canonical voucher it leaves from by bridge, a bridge link's far chain or kind,
+  or a stage of a counterpart's unwind. Only those assets are recomputed, in both registries; chains at
+  the ends of a changed channel (whose held assets change) are recomputed whole. The totals start from
+  the base registry's per-chain pair counts, kept once per engine and flags. The tests compare this
+  with the full comparison for each kind of change.
 """
 
 from __future__ import annotations
@@ -42,7 +51,7 @@ from ._json import dumps
 from ._loader import denom_key
 from ._models import Asset, Chain, Channel
 from ._overlay import Overlay
-from ._routing import Engine
+from ._routing import Engine, _Router
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -94,7 +103,7 @@ class ChannelChange:
     port_1: str
     port_2: str
     change: str  # "opened", "closed"
-    old_status: str | None  # None: absent (or untagged), see ``present_before``
+    old_status: str | None  # None: the channel was absent; "untagged" when it had no status
     new_status: str | None
 
 
@@ -475,13 +484,13 @@ def _symbol(asset: Asset) -> str:
     return asset.metadata.symbol if asset.metadata is not None else ""
 
 
-def _sources(engine: Engine, source: str, no_meta: bool) -> Iterable[Asset]:
+def _sources(r: _Router, source: str, no_meta: bool) -> Iterable[Asset]:
     # Without include_no_metadata_assets only listed instances can be sources: skip deriving the
     # chain's vouchers (the engine's own per-chain list of its listed instances).
-    return engine.held(source) if no_meta else engine._listed_by_chain.get(source, ())
+    return r.held(source) if no_meta else r.e._listed_by_chain.get(source, ())
 
 
-def _asset_rows(engine: Engine, asset: Asset, source: str, dests: Mapping[str, str], flags: Mapping[str, bool],
+def _asset_rows(r: _Router, asset: Asset, source: str, dests: Mapping[str, str], flags: Mapping[str, bool],
                 out: _Rows) -> int:
     """Add the pairs of one source instance to *out*; return how many."""
     no_meta, cw20 = flags["include_no_metadata_assets"], flags["include_cw20_assets"]
@@ -490,12 +499,12 @@ def _asset_rows(engine: Engine, asset: Asset, source: str, dests: Mapping[str, s
         return 0
     added = 0
     symbol = _symbol(asset)
-    for dest in engine.reachable_chains(asset):
+    for dest in r.reachable_chains(asset):
         dest_id = dests.get(dest)
         if dest_id is None or dest == source:
             continue
         table = out.get(dest_id)
-        for route in engine.routes_to(asset, dest):
+        for route in r.routes_to(asset, dest):
             d = route.dest
             if ((route.txs_required > 1 and not multi) or (d.is_cw20 and not cw20) or (d.is_evm and not evm)
                     or (d.metadata is None and not no_meta)):
@@ -513,11 +522,12 @@ def route_rows(engine: Engine, source: str, dests: Mapping[str, str], flags: Map
     *dests* (chain name → chain-id), keyed as the diff compares them.
 
     The same iteration and filters as the lookup (``_lookups.assets_between_chains``), per source asset
-    instead of per chain pair.
+    instead of per chain pair.  One generation of the engine's memo tables serves the whole call.
     """
     out: _Rows = {}
-    for asset in _sources(engine, source, flags["include_no_metadata_assets"]):
-        _asset_rows(engine, asset, source, dests, flags, out)
+    r = engine.router()
+    for asset in _sources(r, source, flags["include_no_metadata_assets"]):
+        _asset_rows(r, asset, source, dests, flags, out)
     return out
 
 
@@ -555,36 +565,42 @@ def _scenario(e0: Engine, e1: Engine) -> _Scenario | None:
     return _Scenario(frozenset(pfm | endpoints), frozenset(endpoints), frozenset(kinds))
 
 
-def _touches(engine: Engine, asset: Asset, scenario: _Scenario) -> bool:
+def _touches(r: _Router, asset: Asset, scenario: _Scenario) -> bool:
     """Whether any route the engine could build from *asset* passes a changed chain or bridge kind.
 
     Every chain and kind a route of the model can involve: the stages of the asset's unwind (its
     root included, whose canonical channels and neighbours give the last hop), the canonical
-    vouchers a bridge leaves from, each bridge link's far chain (resolved or not) and kind, and the
-    stages of each counterpart's unwind.
+    vouchers a bridge leaves from, each bridge link's far chain (resolved or not) and kind, every
+    member of a family linked through its root (CCTP), and the stages of each counterpart's unwind.
+    Over-approximating is safe (the asset is only redone in full); missing a chain is not.
     """
+    e = r.e
     chains, kinds = scenario.chains, scenario.kinds
-    u = engine.unwind(asset)
+    u = r.unwind(asset)
     starts: list[Asset] = list(u.stages)
     root = u.root
-    starts.extend(engine._canonical_departures().get((root.chain_name, root.denom), ()))
+    starts.extend(r._canonical_departures().get((root.chain_name, root.denom), ()))
     for start in starts:
         if start.chain_name in chains:
             return True
-        for kind, _provider, other in engine._links.get((start.chain_name, denom_key(start.denom)), ()):
-            if kind in kinds or other[0] in chains:
+        key = (start.chain_name, denom_key(start.denom))
+        for kind, _provider, far in e._links.get(key, ()):
+            if kind in kinds or far[0] in chains:
                 return True
-    for _prefix, counterpart, kind in engine.departures(asset):
-        if kind in kinds:
+        for family in e._family_of.get(key, ()):
+            members, kind = e._families[family]
+            if kind in kinds or any(m[0] in chains for m in members):
+                return True
+    for _prefix, counterpart, bridge_kind, hub in r.departures(asset):
+        if bridge_kind in kinds:
             return True
-        if any(stage.chain_name in chains for stage in engine.unwind(counterpart).stages):
-            return True
+        others: list[Asset] = [counterpart]
+        if hub is not None:
+            others = [m for m in (r._resolve(k) for k in e._families[hub][0]) if m is not None]
+        for other in others:
+            if any(stage.chain_name in chains for stage in r.unwind(other).stages):
+                return True
     return False
-
-
-def _counterpart(engine: Engine, asset: Asset) -> Asset | None:
-    """The same (chain, denom) instance in another engine over the same data."""
-    return engine.find(asset.chain_name, asset.denom)
 
 
 def _compare(source_id: str, dest_id: str, old: dict[tuple[str, str], _Row],
@@ -666,6 +682,13 @@ def diff_registries(old: Registry, new: Registry, *, progress: DiffProgress | No
                     **flags: bool) -> RegistryDiff:
     """Everything that changed from *old* to *new*; the route level under *flags* (those of
     ``assets_between_chains``; all ``False`` by default)."""
+    for name, value in (("old", old), ("new", new)):
+        # A Registry is what holds an engine (checked so, not by class: _registry imports this module).
+        if not isinstance(getattr(value, "engine", None), Engine):
+            from ._exceptions import InvalidArgumentError
+
+            raise InvalidArgumentError(f"{name} must be a loaded Registry, got {type(value).__name__}",
+                                       value=repr(value)[:80])
     checked = _check_flags(flags)
     e0, e1 = old.engine, new.engine
     ids0, ids1 = _routable_ids(e0), _routable_ids(e1)
@@ -690,11 +713,12 @@ def diff_registries(old: Registry, new: Registry, *, progress: DiffProgress | No
             # Same data, same held set: only the sources whose routes can pass a change are redone.
             rows0, rows1 = {}, {}
             n0 = n1 = base_counts[name0]
-            for asset in _sources(e0, name0, no_meta):
-                if _touches(e0, asset, scenario):
-                    other = _counterpart(e1, asset)
-                    removed = _asset_rows(e0, asset, name0, dests0, checked, rows0)
-                    added = 0 if other is None else _asset_rows(e1, other, name1, dests1, checked, rows1)
+            r0, r1 = e0.router(), e1.router()
+            for asset in _sources(r0, name0, no_meta):
+                if _touches(r0, asset, scenario):
+                    other = r1.find(asset.chain_name, asset.denom)  # the same instance in the other engine
+                    removed = _asset_rows(r0, asset, name0, dests0, checked, rows0)
+                    added = 0 if other is None else _asset_rows(r1, other, name1, dests1, checked, rows1)
                     n1 += added - removed
         per_out[source_id] = [n0, n1]
         pairs_old += n0

@@ -177,7 +177,9 @@ class Registry:
         Raises :class:`~assetroute_core.InvalidArgumentError` naming an unknown chain, channel or
         bridge kind.
         """
-        return apply_changes(self, pfm=pfm, closed_channels=closed_channels, forwarding_bridges=forwarding_bridges)
+        provenance, overlay, engine, scenario = apply_changes(
+            self, pfm=pfm, closed_channels=closed_channels, forwarding_bridges=forwarding_bridges)
+        return Registry(provenance, self.quality, overlay, engine, what_if=scenario, base=self)
 
     def measures(self, *, progress: DiffProgress | None = None) -> RegistryMeasures:
         """Headline figures (routable chains, listed assets, single-transaction share, largest

@@ -29,7 +29,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from ._exceptions import InvalidArgumentError
-from ._models import Channel, ChannelEnd
+from ._models import Channel, ChannelEnd, Provenance
 from ._overlay import Overlay
 from ._routing import Engine
 
@@ -121,10 +121,9 @@ def apply_changes(
     pfm: Mapping[str, bool] | None = None,
     closed_channels: Iterable[str | tuple[str, str]] = (),
     forwarding_bridges: Mapping[str, bool] | Iterable[str] | None = None,
-) -> Registry:
-    """The implementation of :meth:`Registry.with_changes`."""
-    from ._registry import Registry
-
+) -> tuple[Provenance, Overlay, Engine, WhatIf]:
+    """The implementation of :meth:`Registry.with_changes`: the new registry's provenance, overlay,
+    engine (over the same data tables) and scenario; the caller builds the :class:`Registry`."""
     engine = registry.engine
     data = engine.data
     overlay = registry.overlay
@@ -235,4 +234,4 @@ def apply_changes(
         fingerprint=f"{scenario.base_fingerprint}+whatif-{digest}",
         counts=counts,
     )
-    return Registry(provenance, registry.quality, new_overlay, new_engine, what_if=scenario, base=registry)
+    return provenance, new_overlay, new_engine, scenario

@@ -10,7 +10,11 @@ Measures, in one run:
   * a sweep of every ordered pair of routable chains, default flags and every flag
     (goal <= 30 s), on a fresh registry so nothing is cached;
   * HTTP on loopback, one uvicorn worker, cosmoshub-4 -> osmosis-1 at 16 connections
-    (goal >= 800 requests/s, no errors).
+    (goal >= 800 requests/s, no errors);
+  * registry history (in its own fresh process): the route-level diff of two full registries (the
+    2026-05-20 archive of ../shared/registry-history against the snapshot) with default flags, goal
+    <= 2.5x one default-flag sweep measured in the same process; a what-if (PFM off on cosmoshub-4,
+    compared with the original) goal <= 1.5x that sweep; with the memory each adds.
 """
 
 from __future__ import annotations
@@ -92,6 +96,66 @@ def bench_sweep(source: str, flags: dict[str, bool]) -> dict[str, object]:
             "max_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
 
 
+def _history_archive(source: str) -> str | None:
+    folder = Path(os.environ.get("ASSETROUTE_HISTORY", "") or Path(source).parent / "registry-history")
+    found = sorted(folder.glob("chain-registry-32d07e5cff6d*.tar.gz")) or sorted(folder.glob("*.tar.gz"))
+    return str(found[-1]) if found else None
+
+
+def bench_history(source: str) -> dict[str, object]:
+    """Diff and what-if against one default-flag sweep, each on freshly loaded registries."""
+    old_source = _history_archive(source)
+    if old_source is None:
+        return {"skipped": "no registry-history archive next to the snapshot"}
+
+    def rss() -> float:
+        return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+    sweep_reg = ar.load_registry(source)
+    chain_ids = [c.chain_id for c in sweep_reg.chains()]
+    started = time.perf_counter()
+    for a in chain_ids:
+        for b in chain_ids:
+            if a != b:
+                sweep_reg.assets_between_chains(a, b)
+    sweep_s = time.perf_counter() - started
+    del sweep_reg
+    rss_before = rss()
+
+    old, new = ar.load_registry(old_source), ar.load_registry(source)
+    started = time.perf_counter()
+    diff = old.diff(new)
+    diff_s = time.perf_counter() - started
+    rss_diff = rss()
+    del old, new
+
+    base = ar.load_registry(source)
+    started = time.perf_counter()
+    scenario = base.with_changes(pfm={"cosmoshub-4": False})
+    whatif = base.diff(scenario)
+    whatif_s = time.perf_counter() - started
+    rss_whatif = rss()
+    del base, scenario
+    # Memory of one what-if on its own (traced, so timed separately): a fresh base, then the scenario.
+    base = ar.load_registry(source)
+    tracemalloc.start()
+    base.diff(base.with_changes(pfm={"cosmoshub-4": False}))
+    _current, whatif_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {
+        "old": old_source, "new": source,
+        "sweep_default_s": round(sweep_s, 2),
+        "diff_s": round(diff_s, 2), "diff_ratio": round(diff_s / sweep_s, 3), "goal_diff_ratio": 2.5,
+        "diff_pairs": {"gained": diff.pairs_gained, "lost": diff.pairs_lost, "changed": diff.pairs_changed,
+                       "chains_added": len(diff.chains_added)},
+        "whatif_s": round(whatif_s, 2), "whatif_ratio": round(whatif_s / sweep_s, 3), "goal_whatif_ratio": 1.5,
+        "whatif_pairs_lost": whatif.pairs_lost,
+        "whatif_traced_peak_mib": round(whatif_peak / 2**20, 1),
+        "max_rss_after_sweep_mib": rss_before, "max_rss_after_diff_mib": rss_diff,
+        "max_rss_after_whatif_mib": rss_whatif,
+    }
+
+
 def bench_http(source: str, requests: int, concurrency: int) -> dict[str, object]:
     from load import run_load, run_sync, serve
 
@@ -106,11 +170,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--skip-sweep-all", action="store_true", help="only sweep with default flags")
     parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--only-history", action="store_true", help="only the registry-history figures")
     parser.add_argument("--http-requests", type=int, default=20000)
     parser.add_argument("--concurrency", type=int, default=16)
     args = parser.parse_args(argv)
     source = _source()
     figures: dict[str, object] = {"source": source, "python": sys.version.split()[0], "cpus": os.cpu_count()}
+    if args.only_history:
+        with multiprocessing.get_context("spawn").Pool(1, maxtasksperchild=1) as pool:
+            figures["history"] = pool.apply(bench_history, (source,))
+        print(json.dumps(figures, indent=2) if args.json else
+              "\n".join(f"{k}: {json.dumps(v)}" for k, v in figures.items()))
+        return 0
     figures["load"] = bench_load(source)
     figures["lookup_osmosis_to_hub_all_flags"] = bench_lookup(source)
     # Each sweep runs in a fresh process: a fresh registry, and no garbage of the stages before it.
@@ -118,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         figures["sweep_default"] = pool.apply(bench_sweep, (source, {}))
         if not args.skip_sweep_all:
             figures["sweep_all_flags"] = pool.apply(bench_sweep, (source, ALL_FLAGS))
+        figures["history"] = pool.apply(bench_history, (source,))
     if not args.skip_http:
         figures["http_hub_to_osmosis"] = bench_http(source, args.http_requests, args.concurrency)
     if args.json:

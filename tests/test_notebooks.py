@@ -39,7 +39,7 @@ from assetroute_core.server import create_app
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = REPO / "notebooks"
-NAMES = ["01_registry_tour", "02_connectivity", "03_asset_reach"]
+NAMES = ["01_registry_tour", "02_connectivity", "03_asset_reach", "04_registry_history"]
 TIMINGS = REPO / "artifacts" / "notebook-timings.json"
 KERNEL = "assetroute-test"
 

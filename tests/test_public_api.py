@@ -23,15 +23,20 @@ PACKAGES = ("assetroute_core", "assetroute_app")
 PUBLIC_API = {
     "assetroute_core": [
         "GROUP_BY_VALUES", "PINNED_ARCHIVE_URL", "PINNED_COMMIT", "RECOMMENDATION_REASONS",
-        "Asset", "AssetPair", "AssetRouteError", "BetweenChainsResult", "BridgeLink", "Chain", "Channel",
-        "ChannelEnd", "DestAsset", "FetchError", "FromSourceResult", "Hop", "InvalidArgumentError", "Metadata",
-        "MethodNotAllowedError", "NotFoundError", "Overlay", "OverlayError", "PayloadTooLargeError", "Provenance",
-        "QualityIssue", "Registry", "RegistrySourceError", "RemoteServiceError", "RequestError", "ResolvedSource",
-        "Route", "SwapVenue", "UnsafeArchiveError",
+        "Asset", "AssetChange", "AssetPair", "AssetRouteError", "BetweenChainsResult", "BridgeLink", "Chain",
+        "ChainChange", "ChainRouteSummary", "Channel", "ChannelChange", "ChannelEnd", "DestAsset", "FetchError",
+        "FromSourceResult", "Hop", "InvalidArgumentError", "Metadata", "MethodNotAllowedError", "NotFoundError",
+        "Overlay", "OverlayChange", "OverlayError", "PairChange", "PayloadTooLargeError", "PfmChange", "Provenance",
+        "QualityIssue", "Registry", "RegistryDiff", "RegistryMeasures", "RegistrySourceError", "RemoteServiceError",
+        "RequestError", "ResolvedSource", "Route", "SwapVenue", "UnsafeArchiveError", "WhatIf",
         "ibc_denom", "load_overlay", "load_registry", "resolve_source",
     ],
     "assetroute_core.client": ["AssetRouteClient"],
-    "assetroute_core.server": ["DEFAULT_MAX_BODY_BYTES", "MAX_BODY_ENV_VAR", "Service", "app_from_env", "create_app"],
+    "assetroute_core.server": [
+        "DEFAULT_LOOKUP_THREADS", "DEFAULT_LOOKUP_TIMEOUT", "DEFAULT_MAX_BODY_BYTES", "DEFAULT_RESPONSE_CACHE_BYTES",
+        "LOOKUP_THREADS_ENV_VAR", "LOOKUP_TIMEOUT_ENV_VAR", "MAX_BODY_ENV_VAR", "RESPONSE_CACHE_ENV_VAR",
+        "Service", "app_from_env", "create_app",
+    ],
     "assetroute_core.network": [
         "IBC", "UNTAGGED", "ChainEdge", "ChainGraph", "ChainNode", "SupportsBetweenChains",
         "chain_graph", "movable_matrix", "top_chains", "txs_distribution",
@@ -57,7 +62,8 @@ PUBLIC_API = {
     ],
 }
 
-ENGINE = ("_loader", "_routing", "_lookups", "_results", "_registry", "_ibc", "_models", "_overlay", "_fetch")
+ENGINE = ("_loader", "_routing", "_lookups", "_results", "_registry", "_ibc", "_models", "_overlay", "_fetch",
+          "_diff", "_whatif")
 PRESENTATION = ("streamlit", "plotly", "pyvis", "networkx", "IPython", "assetroute_core.drawing", "assetroute_app")
 
 
