@@ -51,12 +51,14 @@ except ModuleNotFoundError:  # a checkout without `pip install -e .`: the packag
     sys.path.insert(0, str(Path.cwd().parent))
     import assetroute_core as ar
 from assetroute_app.changes import known_versions, measures_figure, measures_frame, most_connected
+from assetroute_core.notebook import setup
 
-source = REGISTRY_SOURCE or os.environ.get("ASSETROUTE_REGISTRY") or None
+nb = setup(REGISTRY_SOURCE, base_url=BASE_URL)  # the current registry, its provenance shown
 if HISTORY_DIR:
     os.environ["ASSETROUTE_HISTORY"] = str(HISTORY_DIR)
-versions = known_versions(source)
-registries = [ar.load_registry(v.source or None) for v in versions]
+versions = known_versions(REGISTRY_SOURCE or os.environ.get("ASSETROUTE_REGISTRY") or None)
+# the earlier versions from the history, oldest first; the current one (last) is the one just loaded
+registries = [*(ar.load_registry(v.source or None) for v in versions[:-1]), nb.registry]
 display(pd.DataFrame([{"version": v.label, "commit": r.provenance.commit, "source": r.provenance.source}
                       for v, r in zip(versions, registries, strict=True)]))
 
