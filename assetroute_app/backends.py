@@ -9,29 +9,23 @@ see the :class:`Backend` protocol.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, Unpack
 from urllib.parse import urlsplit
 
-from assetroute_core import AssetRouteError
+from assetroute_core import AssetRouteError, BetweenChainsKwargs, FromSourceKwargs, SupportsLookups
 
 if TYPE_CHECKING:
-    from assetroute_core import BetweenChainsResult, FromSourceResult, Registry
+    from assetroute_core import BetweenChainsResult, Chain, FromSourceResult, Registry
 
 __all__ = ["Backend", "EmbeddedBackend", "RemoteBackend", "validate_base_url"]
 
 
-class Backend(Protocol):
-    """What a page needs from a backend: the two lookups and whether results carry routes."""
+class Backend(SupportsLookups, Protocol):
+    """What a page needs from a backend: the lookups of :class:`~assetroute_core.SupportsLookups`
+    and whether results carry routes."""
 
     label: str
     has_routes: bool
-
-    def assets_between_chains(self, source_chain_id: str, dest_chain_id: str, **flags: Any) -> BetweenChainsResult:
-        ...
-
-    def assets_from_source(self, source_asset_denom: str, source_asset_chain_id: str,
-                           **options: Any) -> FromSourceResult:
-        ...
 
 
 @dataclass(frozen=True)
@@ -42,12 +36,16 @@ class EmbeddedBackend:
     label: str = "embedded registry"
     has_routes: bool = True
 
-    def assets_between_chains(self, source_chain_id: str, dest_chain_id: str, **flags: Any) -> BetweenChainsResult:
-        return self.registry.assets_between_chains(source_chain_id, dest_chain_id, **flags)
+    def assets_between_chains(self, source_chain_id: str, dest_chain_id: str,
+                              **options: Unpack[BetweenChainsKwargs]) -> BetweenChainsResult:
+        return self.registry.assets_between_chains(source_chain_id, dest_chain_id, **options)
 
     def assets_from_source(self, source_asset_denom: str, source_asset_chain_id: str,
-                           **options: Any) -> FromSourceResult:
+                           **options: Unpack[FromSourceKwargs]) -> FromSourceResult:
         return self.registry.assets_from_source(source_asset_denom, source_asset_chain_id, **options)
+
+    def chains(self) -> tuple[Chain, ...]:
+        return self.registry.chains()
 
 
 def validate_base_url(url: str) -> str:
@@ -91,12 +89,17 @@ class RemoteBackend:
             self._client = AssetRouteClient(self.base_url)
         return self._client
 
-    def assets_between_chains(self, source_chain_id: str, dest_chain_id: str, **flags: Any) -> BetweenChainsResult:
-        result: BetweenChainsResult = self.client.assets_between_chains(source_chain_id, dest_chain_id, **flags)
+    def assets_between_chains(self, source_chain_id: str, dest_chain_id: str,
+                              **options: Unpack[BetweenChainsKwargs]) -> BetweenChainsResult:
+        result: BetweenChainsResult = self.client.assets_between_chains(source_chain_id, dest_chain_id, **options)
         return result
 
     def assets_from_source(self, source_asset_denom: str, source_asset_chain_id: str,
-                           **options: Any) -> FromSourceResult:
+                           **options: Unpack[FromSourceKwargs]) -> FromSourceResult:
         result: FromSourceResult = self.client.assets_from_source(source_asset_denom, source_asset_chain_id,
                                                                    **options)
+        return result
+
+    def chains(self) -> tuple[Chain, ...]:
+        result: tuple[Chain, ...] = self.client.chains()
         return result

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from assetroute_core import InvalidArgumentError, Registry, RegistryDiff, RegistryMeasures
+from assetroute_core import BETWEEN_CHAINS_OPTIONS, InvalidArgumentError, Registry, RegistryDiff, RegistryMeasures
 from assetroute_core._whatif import parse_channel_spec
 
 from .state import Params, Problem, parse_flag
@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 HISTORY_ENV_VAR = "ASSETROUTE_HISTORY"
-DIFF_FLAGS = ("include_no_metadata_assets", "include_cw20_assets", "include_evm_assets", "allow_multi_tx")
+DIFF_FLAGS = BETWEEN_CHAINS_OPTIONS
 _ROW = re.compile(r"^\|\s*`([^`]+)`[^|]*\|\s*`([0-9a-f]{40})`\s*\|\s*(\d{4}-\d{2}-\d{2})\s*\|")
 _ON = {"on": True, "true": True, "1": True, "yes": True, "off": False, "false": False, "0": False, "no": False}
 

@@ -14,10 +14,18 @@ have their own parsers here (:func:`parse_pair`, :func:`parse_order`).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from assetroute_core import GROUP_BY_VALUES, RECOMMENDATION_REASONS
+from assetroute_core import (
+    BETWEEN_CHAINS_OPTIONS,
+    FROM_SOURCE_OPTIONS,
+    GROUP_BY_VALUES,
+    RECOMMENDATION_REASONS,
+    BetweenChainsOptions,
+    FromSourceOptions,
+    option_fields,
+)
 
 from .text import md_code, md_escape
 
@@ -29,6 +37,8 @@ __all__ = [
     "DEFAULT_TOP_N",
     "FROM_SOURCE_FLAGS",
     "NETWORK_STATUSES",
+    "OPTION_HELP",
+    "OPTION_LABELS",
     "ORDERS",
     "BetweenQuery",
     "FromSourceQuery",
@@ -161,26 +171,31 @@ def _bool_params(query: Any, names: Sequence[str]) -> dict[str, str]:
     return {name: "true" for name in names if getattr(query, name)}
 
 
-BETWEEN_FLAGS = ("include_no_metadata_assets", "include_cw20_assets", "include_evm_assets", "allow_multi_tx")
+#: Label and help text of every lookup option on the pages, from the options' own metadata.
+OPTION_LABELS: dict[str, str] = {f.name: f.metadata["label"] for o in (BetweenChainsOptions, FromSourceOptions)
+                                 for f in option_fields(o)}
+OPTION_HELP: dict[str, str] = {f.name: f.metadata["doc"] for o in (BetweenChainsOptions, FromSourceOptions)
+                               for f in option_fields(o)}
+
+#: The switches of the Between chains page: the options of ``assets_between_chains``.
+BETWEEN_FLAGS = BETWEEN_CHAINS_OPTIONS
 
 
 @dataclass(frozen=True, slots=True)
 class BetweenQuery:
-    """The request of the Between chains page, as kept in the URL."""
+    """The request of the Between chains page, as kept in the URL: the two chains and the lookup's
+    own options object (so the page has no list of options of its own)."""
 
     source_chain_id: str | None = None
     dest_chain_id: str | None = None
-    include_no_metadata_assets: bool = False
-    include_cw20_assets: bool = False
-    include_evm_assets: bool = False
-    allow_multi_tx: bool = False
+    options: BetweenChainsOptions = field(default_factory=BetweenChainsOptions)
 
     @property
     def complete(self) -> bool:
         return bool(self.source_chain_id and self.dest_chain_id)
 
-    def lookup_kwargs(self) -> dict[str, bool]:
-        return {name: getattr(self, name) for name in BETWEEN_FLAGS}
+    def lookup_kwargs(self) -> dict[str, Any]:
+        return self.options.to_kwargs()
 
     def to_params(self) -> dict[str, str]:
         """Query-string form: chain-ids and the flags that are on."""
@@ -189,7 +204,7 @@ class BetweenQuery:
             out["source_chain_id"] = self.source_chain_id
         if self.dest_chain_id:
             out["dest_chain_id"] = self.dest_chain_id
-        out.update(_bool_params(self, BETWEEN_FLAGS))
+        out.update(_bool_params(self.options, BETWEEN_FLAGS))
         return out
 
     @classmethod
@@ -199,13 +214,14 @@ class BetweenQuery:
         source = _chain_param(params, "source_chain_id", chain_ids, problems)
         dest = _chain_param(params, "dest_chain_id", chain_ids, problems)
         flags = _flags(params, BETWEEN_FLAGS, problems)
-        query = cls(source, dest, **flags)
+        query = cls(source, dest, BetweenChainsOptions(**flags))
         if source and dest and source == dest:
             problems.append(Problem("dest_chain_id", dest, "must differ from source_chain_id"))
         return query, problems
 
 
-FROM_SOURCE_FLAGS = ("allow_multi_tx", "include_swaps", "native_only", "include_cw20_assets")
+#: The switches of the From source page: the on/off options of ``assets_from_source``.
+FROM_SOURCE_FLAGS = tuple(f.name for f in option_fields(FromSourceOptions) if f.metadata["kind"] == "bool")
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,15 +248,8 @@ class FromSourceQuery:
         if self.include_swaps and self.swap_venues:
             venues = venues or {}
             chosen = [venues[name] for name in self.swap_venues if name in venues]
-        return {
-            "allow_multi_tx": self.allow_multi_tx,
-            "recommendation_reason": self.recommendation_reason,
-            "include_swaps": self.include_swaps,
-            "swap_venues": chosen,
-            "native_only": self.native_only,
-            "group_by": self.group_by,
-            "include_cw20_assets": self.include_cw20_assets,
-        }
+        url_state = {name: getattr(self, name) for name in FROM_SOURCE_OPTIONS}
+        return FromSourceOptions.of({**url_state, "swap_venues": chosen}).to_kwargs()
 
     def to_params(self) -> dict[str, str | list[str]]:
         out: dict[str, str | list[str]] = {}

@@ -40,7 +40,6 @@ from ._exceptions import (
 )
 from ._fetch import PINNED_ARCHIVE_URL, PINNED_COMMIT, ResolvedSource, resolve_source
 from ._ibc import ibc_denom
-from ._lookups import GROUP_BY_VALUES, RECOMMENDATION_REASONS
 from ._models import (
     Asset,
     BridgeLink,
@@ -54,6 +53,22 @@ from ._models import (
     Route,
     SwapVenue,
 )
+from ._options import (
+    BETWEEN_CHAINS_OPTIONS,
+    FROM_SOURCE_OPTIONS,
+    GROUP_BY_VALUES,
+    RECOMMENDATION_REASONS,
+    BetweenChainsKwargs,
+    BetweenChainsOptions,
+    FromSourceKwargs,
+    FromSourceOptions,
+    GroupBy,
+    OptionKind,
+    RecommendationReason,
+    SupportsLookups,
+    option_fields,
+    unchecked_changes,
+)
 from ._overlay import Overlay, load_overlay
 from ._registry import Registry, load_registry
 from ._results import AssetPair, BetweenChainsResult, DestAsset, FromSourceResult
@@ -62,6 +77,8 @@ from ._whatif import WhatIf
 __version__ = "0.1.0"
 
 __all__ = [
+    "BETWEEN_CHAINS_OPTIONS",
+    "FROM_SOURCE_OPTIONS",
     "GROUP_BY_VALUES",
     "PINNED_ARCHIVE_URL",
     "PINNED_COMMIT",
@@ -70,6 +87,8 @@ __all__ = [
     "AssetChange",
     "AssetPair",
     "AssetRouteError",
+    "BetweenChainsKwargs",
+    "BetweenChainsOptions",
     "BetweenChainsResult",
     "BridgeLink",
     "Chain",
@@ -80,12 +99,16 @@ __all__ = [
     "ChannelEnd",
     "DestAsset",
     "FetchError",
+    "FromSourceKwargs",
+    "FromSourceOptions",
     "FromSourceResult",
+    "GroupBy",
     "Hop",
     "InvalidArgumentError",
     "Metadata",
     "MethodNotAllowedError",
     "NotFoundError",
+    "OptionKind",
     "Overlay",
     "OverlayChange",
     "OverlayError",
@@ -94,6 +117,7 @@ __all__ = [
     "PfmChange",
     "Provenance",
     "QualityIssue",
+    "RecommendationReason",
     "Registry",
     "RegistryDiff",
     "RegistryMeasures",
@@ -102,11 +126,14 @@ __all__ = [
     "RequestError",
     "ResolvedSource",
     "Route",
+    "SupportsLookups",
     "SwapVenue",
     "UnsafeArchiveError",
     "WhatIf",
     "ibc_denom",
     "load_overlay",
     "load_registry",
+    "option_fields",
     "resolve_source",
+    "unchecked_changes",
 ]

@@ -43,11 +43,21 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from ._exceptions import AssetRouteError, RequestError
 from ._json import dumps
-from ._models import Chain, QualityIssue, SwapVenue
+from ._models import QualityIssue, SwapVenue
+from ._options import (
+    BETWEEN_CHAINS_OPTIONS,
+    FROM_SOURCE_OPTIONS,
+    GROUP_BY_VALUES,
+    RECOMMENDATION_REASONS,
+    BetweenChainsOptions,
+    FromSourceOptions,
+    SupportsLookups,
+    option_fields,
+)
 from ._requests import parse_recommendation_reason
 from ._results import BetweenChainsResult, FromSourceResult
 
@@ -55,23 +65,6 @@ __all__ = ["build_parser", "issue_kind", "main", "shorten"]
 
 DENOM_WIDTH = 27
 DEFAULT_ISSUES = 10
-
-
-class _Lookups(Protocol):
-    """What a :class:`Registry` and an :class:`AssetRouteClient` both offer."""
-
-    def assets_between_chains(self, source_chain_id: str, dest_chain_id: str, *,
-                              include_no_metadata_assets: bool = ..., include_cw20_assets: bool = ...,
-                              include_evm_assets: bool = ..., allow_multi_tx: bool = ...) -> BetweenChainsResult: ...
-
-    def assets_from_source(self, source_asset_denom: str, source_asset_chain_id: str, *,
-                           allow_multi_tx: bool = ..., recommendation_reason: str | None = ...,
-                           include_swaps: bool = ...,
-                           swap_venues: Sequence[SwapVenue | dict[str, object]] | None = ...,
-                           native_only: bool = ..., group_by: str | None = ...,
-                           include_cw20_assets: bool = ...) -> FromSourceResult: ...
-
-    def chains(self) -> tuple[Chain, ...]: ...
 
 
 # -- formatting ------------------------------------------------------------------------------
@@ -184,7 +177,7 @@ def _print_from_source(result: FromSourceResult, denom: str, chain_id: str) -> N
 # -- commands --------------------------------------------------------------------------------
 
 
-def _lookups(args: argparse.Namespace) -> _Lookups:
+def _lookups(args: argparse.Namespace) -> SupportsLookups:
     if getattr(args, "base_url", None):
         from .client import AssetRouteClient
 
@@ -205,11 +198,7 @@ def _cmd_between(args: argparse.Namespace) -> int:
     try:
         result = backend.assets_between_chains(
             args.source_chain_id, args.dest_chain_id,
-            include_no_metadata_assets=args.include_no_metadata_assets,
-            include_cw20_assets=args.include_cw20_assets,
-            include_evm_assets=args.include_evm_assets,
-            allow_multi_tx=args.allow_multi_tx,
-        )
+            **{name: getattr(args, name) for name in BETWEEN_CHAINS_OPTIONS})  # type: ignore[misc]
     finally:
         _close(backend)
     if args.json:
@@ -224,16 +213,9 @@ def _cmd_from_source(args: argparse.Namespace) -> int:
                                          text_numbers=True)
     backend = _lookups(args)
     try:
-        result = backend.assets_from_source(
-            args.source_asset_denom, args.source_asset_chain_id,
-            allow_multi_tx=args.allow_multi_tx,
-            recommendation_reason=reason,
-            include_swaps=args.include_swaps,
-            swap_venues=args.swap_venue or None,
-            native_only=args.native_only,
-            group_by=args.group_by,
-            include_cw20_assets=args.include_cw20_assets,
-        )
+        options = {name: getattr(args, name) for name in FROM_SOURCE_OPTIONS}
+        result = backend.assets_from_source(args.source_asset_denom, args.source_asset_chain_id,
+                                            **{**options, "recommendation_reason": reason})
     finally:
         _close(backend)
     if args.json:
@@ -406,7 +388,7 @@ class _UsageError(Exception):
     """A command-line value that argparse cannot check itself (exit code 2)."""
 
 
-_DIFF_FLAGS = ("include_no_metadata_assets", "include_cw20_assets", "include_evm_assets", "allow_multi_tx")
+_DIFF_FLAGS = BETWEEN_CHAINS_OPTIONS  # a diff compares assets_between_chains answers
 
 
 def _on_off(text: str, option: str) -> tuple[str, bool]:
@@ -515,8 +497,7 @@ def _cmd_what_if(args: argparse.Namespace) -> int:
 
 
 def _add_diff_flags(parser: argparse.ArgumentParser) -> None:
-    for name in _DIFF_FLAGS:
-        parser.add_argument("--" + name.replace("_", "-"), action="store_true", dest=name)
+    _add_options(parser, BetweenChainsOptions)
     parser.add_argument("--pairs", type=int, default=20, metavar="N",
                         help="how many changed asset pairs to list in the text output (default 20)")
     parser.add_argument("--json", action="store_true", help="print the whole diff as JSON (no trailing newline)")
@@ -530,6 +511,27 @@ def _venue_arg(text: str) -> SwapVenue:
     if not sep or not name or not chain_id:
         raise argparse.ArgumentTypeError(f"expected NAME:CHAIN_ID, got {text!r}")
     return SwapVenue(name, chain_id)
+
+
+def _add_options(parser: argparse.ArgumentParser,
+                 options: type[BetweenChainsOptions] | type[FromSourceOptions]) -> None:
+    """One command-line option per lookup option, named after its field (``--allow-multi-tx``)."""
+    for f in option_fields(options):
+        flag, kind, doc = "--" + f.name.replace("_", "-"), f.metadata["kind"], f.metadata["doc"]
+        if kind == "bool":
+            parser.add_argument(flag, action="store_true", dest=f.name, help=doc)
+        elif kind == "reason":
+            parser.add_argument(flag, metavar="R", dest=f.name, default=None,
+                                help=f"{', '.join(RECOMMENDATION_REASONS)} (or 0-{len(RECOMMENDATION_REASONS) - 1})")
+        elif kind == "group_by":
+            parser.add_argument(flag, metavar="G", dest=f.name, default=None,
+                                help=f"{GROUP_BY_VALUES[0]} (default) or {', '.join(GROUP_BY_VALUES[1:])}")
+        elif kind == "venues":
+            parser.add_argument("--swap-venue", metavar="NAME:CHAIN_ID", action="append", type=_venue_arg,
+                                default=[], dest=f.name,
+                                help="a swap venue for --include-swaps (repeatable; default: every known venue)")
+        else:  # pragma: no cover - every kind of option is handled above
+            raise ValueError(kind)
 
 
 def _add_source(parser: argparse.ArgumentParser, *, remote: bool = True) -> None:
@@ -557,10 +559,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser("between", help="assets of one chain paired with what they become on another")
     p.add_argument("source_chain_id", metavar="SRC")
     p.add_argument("dest_chain_id", metavar="DEST")
-    p.add_argument("--include-no-metadata-assets", action="store_true")
-    p.add_argument("--include-cw20-assets", action="store_true")
-    p.add_argument("--include-evm-assets", action="store_true")
-    p.add_argument("--allow-multi-tx", action="store_true")
+    _add_options(p, BetweenChainsOptions)
     _add_json(p)
     _add_source(p)
     p.set_defaults(func=_cmd_between)
@@ -568,15 +567,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser("from-source", help="every asset one asset can become, per chain")
     p.add_argument("source_asset_denom", metavar="DENOM")
     p.add_argument("source_asset_chain_id", metavar="CHAIN")
-    p.add_argument("--allow-multi-tx", action="store_true")
-    p.add_argument("--recommendation-reason", metavar="R", default=None,
-                   help="UNKNOWN, BASE_TOKEN, MOST_LIQUID, DIRECT (or 0-3)")
-    p.add_argument("--include-swaps", action="store_true")
-    p.add_argument("--swap-venue", metavar="NAME:CHAIN_ID", action="append", type=_venue_arg, default=[],
-                   help="a swap venue for --include-swaps (repeatable; default: every known venue)")
-    p.add_argument("--native-only", action="store_true")
-    p.add_argument("--group-by", metavar="G", default=None, help="chain_id (default) or recommended_symbol")
-    p.add_argument("--include-cw20-assets", action="store_true")
+    _add_options(p, FromSourceOptions)
     _add_json(p)
     _add_source(p)
     p.set_defaults(func=_cmd_from_source)

@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 from ._json import dumps
 from ._loader import denom_key
 from ._models import Asset, Chain, Channel
+from ._options import BETWEEN_CHAINS_OPTIONS
 from ._overlay import Overlay
 from ._routing import Engine, _Router
 
@@ -73,7 +74,8 @@ __all__ = [
     "registry_measures",
 ]
 
-FLAG_NAMES = ("include_no_metadata_assets", "include_cw20_assets", "include_evm_assets", "allow_multi_tx")
+#: The flags a diff compares routes under: the options of ``assets_between_chains``.
+FLAG_NAMES = BETWEEN_CHAINS_OPTIONS
 """The flags of ``assets_between_chains``, which the route-level diff takes too."""
 
 DiffProgress = Callable[[int, int], None]

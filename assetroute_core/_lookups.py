@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ._exceptions import InvalidArgumentError, NotFoundError
 from ._models import Asset, Route, SwapVenue
+from ._options import BetweenChainsOptions, FromSourceOptions
 from ._results import AssetPair, BetweenChainsResult, DestAsset, FromSourceResult
 from ._routing import Engine
 
-__all__ = ["GROUP_BY_VALUES", "RECOMMENDATION_REASONS", "assets_between_chains", "assets_from_source"]
+__all__ = ["assets_between_chains", "assets_from_source"]
 
-RECOMMENDATION_REASONS = ("UNKNOWN", "BASE_TOKEN", "MOST_LIQUID", "DIRECT")
-GROUP_BY_VALUES = ("chain_id", "recommended_symbol")
 TRADABLE_TYPES = ("sdk.coin", "ics20")
-
-
-def _check_bool(name: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise InvalidArgumentError(f"invalid value for bool field {name}", value=value)
-    return value
 
 
 def _check_str(name: str, value: object) -> str:
@@ -35,21 +26,11 @@ def resolve_chain(engine: Engine, chain_id: str) -> str | None:
 
 
 def assets_between_chains(
-    engine: Engine,
-    source_chain_id: str,
-    dest_chain_id: str,
-    *,
-    include_no_metadata_assets: bool = False,
-    include_cw20_assets: bool = False,
-    include_evm_assets: bool = False,
-    allow_multi_tx: bool = False,
+    engine: Engine, source_chain_id: str, dest_chain_id: str, options: BetweenChainsOptions,
 ) -> BetweenChainsResult:
+    """SPEC §4 over *engine*; the options object is already checked."""
     _check_str("source_chain_id", source_chain_id)
     _check_str("dest_chain_id", dest_chain_id)
-    for name, value in (("include_no_metadata_assets", include_no_metadata_assets),
-                        ("include_cw20_assets", include_cw20_assets),
-                        ("include_evm_assets", include_evm_assets), ("allow_multi_tx", allow_multi_tx)):
-        _check_bool(name, value)
     source = resolve_chain(engine, source_chain_id)
     if source is None:
         raise NotFoundError("source chain not found", value=source_chain_id)
@@ -58,11 +39,11 @@ def assets_between_chains(
         raise NotFoundError("dest chain not found", value=dest_chain_id)
     if source == dest:
         raise InvalidArgumentError("source and dest chain must differ", value=source_chain_id)
-    cache_key = (source, dest, include_no_metadata_assets, include_cw20_assets, include_evm_assets, allow_multi_tx)
+    cache_key = (source, dest, *options.key)
     cached = engine.results.get(cache_key)
     if cached is not None:
         return BetweenChainsResult(source_chain_id, dest_chain_id, cached)
-    cw20, evm, no_meta = include_cw20_assets, include_evm_assets, include_no_metadata_assets
+    no_meta, cw20, evm, allow_multi_tx = options.key
     pairs: list[AssetPair] = []
     append = pairs.append
     router = engine.router()  # one generation of the engine's memo tables for the whole answer
@@ -80,49 +61,21 @@ def assets_between_chains(
     return BetweenChainsResult(source_chain_id, dest_chain_id, tuple(pairs))
 
 
-def _venues(engine: Engine, swap_venues: Sequence[SwapVenue | dict[str, object]] | None) -> list[SwapVenue]:
+def _venues(engine: Engine, swap_venues: tuple[SwapVenue, ...] | None) -> list[SwapVenue]:
     if not swap_venues:
         return [v for v, _ in engine.overlay.swap_venues]
-    out = []
-    for i, venue in enumerate(swap_venues):
-        if isinstance(venue, SwapVenue):
-            out.append(venue)
-            continue
-        name = venue.get("name") if isinstance(venue, dict) else None
-        chain_id = venue.get("chain_id") if isinstance(venue, dict) else None
-        if not isinstance(name, str) or not isinstance(chain_id, str):
-            raise InvalidArgumentError(f"swap_venues[{i}] must be an object with string name and chain_id",
-                                       value=venue)
-        logo = venue.get("logo_uri") if isinstance(venue, dict) else None
-        out.append(SwapVenue(name, chain_id, logo if isinstance(logo, str) else None))
-    return out
+    return list(swap_venues)
 
 
 def assets_from_source(
-    engine: Engine,
-    source_asset_denom: str,
-    source_asset_chain_id: str,
-    *,
-    allow_multi_tx: bool = False,
-    recommendation_reason: str | None = None,
-    include_swaps: bool = False,
-    swap_venues: Sequence[SwapVenue | dict[str, object]] | None = None,
-    native_only: bool = False,
-    group_by: str | None = None,
-    include_cw20_assets: bool = False,
+    engine: Engine, source_asset_denom: str, source_asset_chain_id: str, options: FromSourceOptions,
 ) -> FromSourceResult:
+    """SPEC §5 over *engine*; the options object is already checked."""
     _check_str("source_asset_denom", source_asset_denom)
     _check_str("source_asset_chain_id", source_asset_chain_id)
-    for name, value in (("allow_multi_tx", allow_multi_tx), ("include_swaps", include_swaps),
-                        ("native_only", native_only), ("include_cw20_assets", include_cw20_assets)):
-        _check_bool(name, value)
-    reason = "UNKNOWN" if recommendation_reason is None else recommendation_reason
-    if reason not in RECOMMENDATION_REASONS:
-        raise InvalidArgumentError(
-            f"invalid recommendation_reason; allowed: {', '.join(RECOMMENDATION_REASONS)}", value=reason)
-    group = "chain_id" if group_by in (None, "") else group_by
-    if group not in GROUP_BY_VALUES:
-        raise InvalidArgumentError(f"invalid group_by; allowed: {', '.join(GROUP_BY_VALUES)}", value=group_by)
+    allow_multi_tx, native_only = options.allow_multi_tx, options.native_only
+    include_cw20_assets, include_swaps = options.include_cw20_assets, options.include_swaps
+    reason, group = options.reason, options.group
     chain = resolve_chain(engine, source_asset_chain_id)
     if chain is None:
         raise InvalidArgumentError("Invalid source_asset_chain_id", value=source_asset_chain_id)
@@ -130,7 +83,7 @@ def assets_from_source(
     source = router.find(chain, source_asset_denom)
     if source is None:
         raise InvalidArgumentError("Invalid source_asset_denom", value=source_asset_denom)
-    venues = _venues(engine, swap_venues) if include_swaps else []
+    venues = _venues(engine, options.swap_venues) if include_swaps else []
 
     found: dict[tuple[str, str], DestAsset] = {}
 

@@ -23,14 +23,20 @@ False
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from ._options import (
+    GROUP_BY_VALUES,
+    RECOMMENDATION_REASONS,
+    BetweenChainsOptions,
+    FromSourceOptions,
+    option_fields,
+)
 from ._requests import (
     BETWEEN_FIELDS,
     FROM_SOURCE_FIELDS,
     FROM_SOURCE_REQUIRED,
-    GROUP_BY_VALUES,
-    RECOMMENDATION_REASONS,
     SWAP_VENUE_FIELDS,
     camel_case,
 )
@@ -44,22 +50,13 @@ _DESCRIPTIONS = {
                        "404 source chain not found.",
     "dest_chain_id": "Chain-id of the destination chain. Missing, null or empty means no chain: "
                      "404 dest chain not found.",
-    "include_no_metadata_assets": "Include pairs where either asset has no assetlist metadata.",
-    "include_cw20_assets": "Include CW20 assets.",
-    "include_evm_assets": "Include EVM assets.",
-    "allow_multi_tx": "Include routes that need more than one transaction.",
     "source_asset_denom": "Denom of the source asset on its chain (listed or derived canonical voucher).",
     "source_asset_chain_id": "Chain-id of the chain holding the source asset.",
-    "recommendation_reason": "Which instance to recommend per chain, by name or proto number "
-                             "(UNKNOWN=0, BASE_TOKEN=1, MOST_LIQUID=2, DIRECT=3). Absent, UNKNOWN and "
-                             "MOST_LIQUID give the canonical representation.",
-    "include_swaps": "Add the assets tradable on the swap venues the source reaches.",
-    "swap_venues": "Swap venues to consider with include_swaps; empty or null means every known venue.",
-    "native_only": "Only return assets native to their chain (empty trace).",
-    "group_by": "Key of dest_assets: chain_id (default; empty string or null too) or recommended_symbol.",
     "name": "Venue name, e.g. osmosis-poolmanager.",
     "chain_id": "Chain-id of the venue's chain.",
     "logo_uri": "Logo of the venue (ignored by the lookup).",
+    # the options describe themselves (assetroute_core._options)
+    **{f.name: f.metadata["doc"] for o in (BetweenChainsOptions, FromSourceOptions) for f in option_fields(o)},
 }
 
 
@@ -80,7 +77,7 @@ def _field_schema(name: str, kind: str, *, required: bool) -> dict[str, Any]:
     return schema
 
 
-def _request_schema(fields: dict[str, str], required: tuple[str, ...], *, title: str,
+def _request_schema(fields: Mapping[str, str], required: tuple[str, ...], *, title: str,
                     example: dict[str, Any]) -> dict[str, Any]:
     """An object schema with both spellings of every field, at most one of them present."""
     properties: dict[str, Any] = {}

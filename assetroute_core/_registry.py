@@ -13,9 +13,10 @@ from __future__ import annotations
 import os
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Unpack
 
 from ._diff import DiffProgress, RegistryDiff, RegistryMeasures, diff_registries, registry_measures
 from ._exceptions import NotFoundError
@@ -24,7 +25,8 @@ from ._loader import read_registry
 from ._lookups import assets_between_chains as _between
 from ._lookups import assets_from_source as _from_source
 from ._lookups import resolve_chain
-from ._models import Asset, BridgeLink, Chain, Channel, ChannelEnd, Provenance, QualityIssue, SwapVenue
+from ._models import Asset, BridgeLink, Chain, Channel, ChannelEnd, Provenance, QualityIssue
+from ._options import BetweenChainsKwargs, BetweenChainsOptions, FromSourceKwargs, FromSourceOptions
 from ._overlay import Overlay, load_overlay
 from ._results import BetweenChainsResult, FromSourceResult
 from ._routing import Engine
@@ -52,50 +54,33 @@ class Registry:
     # -- lookups ---------------------------------------------------------------------------
 
     def assets_between_chains(
-        self,
-        source_chain_id: str,
-        dest_chain_id: str,
-        *,
-        include_no_metadata_assets: bool = False,
-        include_cw20_assets: bool = False,
-        include_evm_assets: bool = False,
-        allow_multi_tx: bool = False,
+        self, source_chain_id: str, dest_chain_id: str, **options: Unpack[BetweenChainsKwargs],
     ) -> BetweenChainsResult:
         """Every asset on the source chain paired with what it becomes on the destination.
 
+        The keyword options are those of :class:`~assetroute_core.BetweenChainsOptions`
+        (``include_no_metadata_assets``, ``include_cw20_assets``, ``include_evm_assets``,
+        ``allow_multi_tx``; all ``False`` by default).
+
         Raises :class:`~assetroute_core.NotFoundError` for an unknown chain and
-        :class:`~assetroute_core.InvalidArgumentError` when both chains are the same.
+        :class:`~assetroute_core.InvalidArgumentError` when both chains are the same or an option
+        has a wrong type.
         """
-        return _between(
-            self._engine, source_chain_id, dest_chain_id,
-            include_no_metadata_assets=include_no_metadata_assets, include_cw20_assets=include_cw20_assets,
-            include_evm_assets=include_evm_assets, allow_multi_tx=allow_multi_tx,
-        )
+        return _between(self._engine, source_chain_id, dest_chain_id, BetweenChainsOptions.of(options))
 
     def assets_from_source(
-        self,
-        source_asset_denom: str,
-        source_asset_chain_id: str,
-        *,
-        allow_multi_tx: bool = False,
-        recommendation_reason: str | None = None,
-        include_swaps: bool = False,
-        swap_venues: Sequence[SwapVenue | dict[str, object]] | None = None,
-        native_only: bool = False,
-        group_by: str | None = None,
-        include_cw20_assets: bool = False,
+        self, source_asset_denom: str, source_asset_chain_id: str, **options: Unpack[FromSourceKwargs],
     ) -> FromSourceResult:
         """Every asset that one asset can become, grouped by destination chain (or symbol).
+
+        The keyword options are those of :class:`~assetroute_core.FromSourceOptions`
+        (``allow_multi_tx``, ``recommendation_reason``, ``include_swaps``, ``swap_venues``,
+        ``native_only``, ``group_by``, ``include_cw20_assets``).
 
         Raises :class:`~assetroute_core.InvalidArgumentError` (``Invalid source_asset_chain_id``,
         ``Invalid source_asset_denom``, or a bad option value).
         """
-        return _from_source(
-            self._engine, source_asset_denom, source_asset_chain_id,
-            allow_multi_tx=allow_multi_tx, recommendation_reason=recommendation_reason,
-            include_swaps=include_swaps, swap_venues=swap_venues, native_only=native_only,
-            group_by=group_by, include_cw20_assets=include_cw20_assets,
-        )
+        return _from_source(self._engine, source_asset_denom, source_asset_chain_id, FromSourceOptions.of(options))
 
     # -- browsing --------------------------------------------------------------------------
 
@@ -221,7 +206,7 @@ def load_registry(
         ("cosmos_chains", types.get("cosmos", 0)),
         ("evm_chains", types.get("evm", 0)),
         ("channels", len(data.channels)),
-        ("usable_transfer_channels", len(engine._canonical) // 2),
+        ("usable_transfer_channels", engine.usable_transfer_channels()),
         ("listed_assets", len(data.listed)),
         ("bridge_links", len(data.links)),
         ("quality_issues", len(data.quality)),

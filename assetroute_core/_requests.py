@@ -42,23 +42,28 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from collections.abc import Iterable
-from typing import Any, TypedDict, cast
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 import orjson
 
 from ._exceptions import InvalidArgumentError, PayloadTooLargeError
 from ._models import SwapVenue
+from ._options import (
+    GROUP_BY_VALUES,
+    RECOMMENDATION_REASONS,
+    BetweenChainsOptions,
+    FromSourceOptions,
+    OptionKind,
+    option_fields,
+)
 
 __all__ = [
     "BETWEEN_FIELDS",
     "FROM_SOURCE_FIELDS",
-    "GROUP_BY_VALUES",
     "MAX_NESTING",
-    "RECOMMENDATION_REASONS",
     "SWAP_VENUE_FIELDS",
-    "BetweenChainsArgs",
-    "FromSourceArgs",
+    "LookupArgs",
     "PayloadTooLargeError",
     "camel_case",
     "parse_between_chains",
@@ -67,32 +72,21 @@ __all__ = [
     "parse_recommendation_reason",
 ]
 
-#: ``Reason`` of the reference proto, in proto-number order (the index is the number).
-RECOMMENDATION_REASONS: tuple[str, ...] = ("UNKNOWN", "BASE_TOKEN", "MOST_LIQUID", "DIRECT")
-#: Values of ``group_by`` (``""`` and ``null`` also mean the default, ``chain_id``).
-GROUP_BY_VALUES: tuple[str, ...] = ("chain_id", "recommended_symbol")
+#: Keyword arguments of a lookup method, every one filled in: the positional fields and the options.
+LookupArgs = dict[str, Any]
 
-# field name -> kind; kinds: "string", "bool", "reason", "group_by", "venues"
-BETWEEN_FIELDS: dict[str, str] = {
+# field name -> kind (see OptionKind): the two positional fields, then the lookup's options
+BETWEEN_FIELDS: dict[str, OptionKind] = {
     "source_chain_id": "string",
     "dest_chain_id": "string",
-    "include_no_metadata_assets": "bool",
-    "include_cw20_assets": "bool",
-    "include_evm_assets": "bool",
-    "allow_multi_tx": "bool",
+    **{f.name: f.metadata["kind"] for f in option_fields(BetweenChainsOptions)},
 }
-FROM_SOURCE_FIELDS: dict[str, str] = {
+FROM_SOURCE_FIELDS: dict[str, OptionKind] = {
     "source_asset_denom": "string",
     "source_asset_chain_id": "string",
-    "allow_multi_tx": "bool",
-    "recommendation_reason": "reason",
-    "include_swaps": "bool",
-    "swap_venues": "venues",
-    "native_only": "bool",
-    "group_by": "group_by",
-    "include_cw20_assets": "bool",
+    **{f.name: f.metadata["kind"] for f in option_fields(FromSourceOptions)},
 }
-SWAP_VENUE_FIELDS: dict[str, str] = {"name": "string", "chain_id": "string", "logo_uri": "string"}
+SWAP_VENUE_FIELDS: dict[str, OptionKind] = {"name": "string", "chain_id": "string", "logo_uri": "string"}
 FROM_SOURCE_REQUIRED = ("source_asset_denom", "source_asset_chain_id")
 
 #: Deepest nesting of arrays/objects accepted in a request body (the body object itself is level 1).
@@ -101,31 +95,6 @@ MAX_NESTING = 32
 _WS = b" \t\r\n"
 _SURROGATES = re.compile("[\ud800-\udfff]")
 _MAX_SHOWN = 80
-
-
-class BetweenChainsArgs(TypedDict):
-    """Keyword arguments of :meth:`Registry.assets_between_chains`, every one filled in."""
-
-    source_chain_id: str
-    dest_chain_id: str
-    include_no_metadata_assets: bool
-    include_cw20_assets: bool
-    include_evm_assets: bool
-    allow_multi_tx: bool
-
-
-class FromSourceArgs(TypedDict):
-    """Keyword arguments of :meth:`Registry.assets_from_source`, every one filled in."""
-
-    source_asset_denom: str
-    source_asset_chain_id: str
-    allow_multi_tx: bool
-    recommendation_reason: str | None
-    include_swaps: bool
-    swap_venues: list[SwapVenue] | None
-    native_only: bool
-    group_by: str | None
-    include_cw20_assets: bool
 
 
 def camel_case(name: str) -> str:
@@ -138,7 +107,7 @@ def camel_case(name: str) -> str:
     return first + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-def _spellings(fields: dict[str, str]) -> dict[str, str]:
+def _spellings(fields: Mapping[str, str]) -> dict[str, str]:
     out = {}
     for name in fields:
         out[name] = name
@@ -360,37 +329,28 @@ def _venues(key: str, value: object) -> list[SwapVenue]:
 
 # -- the two requests ------------------------------------------------------------------------
 
-_BETWEEN_DEFAULTS: dict[str, Any] = {
+_BETWEEN_DEFAULTS: LookupArgs = {
     "source_chain_id": "",
     "dest_chain_id": "",
-    "include_no_metadata_assets": False,
-    "include_cw20_assets": False,
-    "include_evm_assets": False,
-    "allow_multi_tx": False,
+    **{f.name: f.default for f in option_fields(BetweenChainsOptions)},
 }
-_FROM_SOURCE_DEFAULTS: dict[str, Any] = {
+_FROM_SOURCE_DEFAULTS: LookupArgs = {
     "source_asset_denom": "",
     "source_asset_chain_id": "",
-    "allow_multi_tx": False,
-    "recommendation_reason": None,
-    "include_swaps": False,
-    "swap_venues": None,
-    "native_only": False,
-    "group_by": None,
-    "include_cw20_assets": False,
+    **{f.name: f.default for f in option_fields(FromSourceOptions)},
 }
 
 
-def parse_between_chains(body: bytes | bytearray | memoryview) -> BetweenChainsArgs:
+def parse_between_chains(body: bytes | bytearray | memoryview) -> LookupArgs:
     """Validate an ``assets_between_chains`` request body into keyword arguments."""
     fields = _fields(_load_object(body), _BETWEEN_KEYS)
     args: dict[str, Any] = dict(_BETWEEN_DEFAULTS)
     for name, (key, value) in fields.items():
         args[name] = _bool(key, value) if BETWEEN_FIELDS[name] == "bool" else _string(key, value)
-    return cast(BetweenChainsArgs, args)
+    return args
 
 
-def parse_between_chains_query(items: Iterable[tuple[str, str]]) -> BetweenChainsArgs:
+def parse_between_chains_query(items: Iterable[tuple[str, str]]) -> LookupArgs:
     """Validate the query parameters of ``GET /v2/fungible/assets_between_chains``.
 
     The official TypeScript SDK sends this request as GET with snake_case query parameters and
@@ -415,10 +375,10 @@ def parse_between_chains_query(items: Iterable[tuple[str, str]]) -> BetweenChain
             args[name] = value == "true"
         else:
             args[name] = _clean(value)
-    return cast(BetweenChainsArgs, args)
+    return args
 
 
-def parse_from_source(body: bytes | bytearray | memoryview) -> FromSourceArgs:
+def parse_from_source(body: bytes | bytearray | memoryview) -> LookupArgs:
     """Validate an ``assets_from_source`` request body into keyword arguments."""
     fields = _fields(_load_object(body), _FROM_SOURCE_KEYS)
     args: dict[str, Any] = dict(_FROM_SOURCE_DEFAULTS)
@@ -437,4 +397,4 @@ def parse_from_source(body: bytes | bytearray | memoryview) -> FromSourceArgs:
     for required in FROM_SOURCE_REQUIRED:
         if required not in fields:
             raise InvalidArgumentError(f"missing required field {required}")
-    return cast(FromSourceArgs, args)
+    return args

@@ -302,6 +302,10 @@ class Engine:
         """
         return (self._canonical_wasm if cw20 else self._canonical).get((a, b))
 
+    def usable_transfer_channels(self) -> int:
+        """How many chain pairs have a canonical ``transfer``↔``transfer`` channel (each pair once)."""
+        return len(self._canonical) // 2
+
     def chain_id(self, name: str) -> str:
         chain = self.chains.get(name)
         return chain.chain_id if chain is not None and chain.chain_id else name

@@ -26,9 +26,9 @@ malformed body
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, Unpack
 
 import httpx
 import orjson
@@ -43,6 +43,13 @@ from ._exceptions import (
     RequestError,
 )
 from ._models import Chain, SwapVenue
+from ._options import (
+    BetweenChainsKwargs,
+    BetweenChainsOptions,
+    FromSourceKwargs,
+    FromSourceOptions,
+    unchecked_changes,
+)
 from ._results import BetweenChainsResult, FromSourceResult
 
 __all__ = ["AssetRouteClient"]
@@ -117,59 +124,36 @@ class AssetRouteClient:
     # -- lookups -----------------------------------------------------------------------------
 
     def assets_between_chains(
-        self,
-        source_chain_id: str,
-        dest_chain_id: str,
-        *,
-        include_no_metadata_assets: bool = False,
-        include_cw20_assets: bool = False,
-        include_evm_assets: bool = False,
-        allow_multi_tx: bool = False,
+        self, source_chain_id: str, dest_chain_id: str, **options: Unpack[BetweenChainsKwargs],
     ) -> BetweenChainsResult:
-        """``POST /v2/fungible/assets_between_chains``; see :meth:`Registry.assets_between_chains`."""
-        body: dict[str, Any] = {"source_chain_id": source_chain_id, "dest_chain_id": dest_chain_id}
-        for name, value in (("include_no_metadata_assets", include_no_metadata_assets),
-                            ("include_cw20_assets", include_cw20_assets),
-                            ("include_evm_assets", include_evm_assets),
-                            ("allow_multi_tx", allow_multi_tx)):
-            if value is not False:
-                body[name] = value
+        """``POST /v2/fungible/assets_between_chains``; see :meth:`Registry.assets_between_chains`.
+
+        Option values are sent as given and judged by the service (its message is the error's).
+        """
+        body: dict[str, Any] = {"source_chain_id": source_chain_id, "dest_chain_id": dest_chain_id,
+                                **unchecked_changes(BetweenChainsOptions, options)}
         data = self._request("POST", "/v2/fungible/assets_between_chains", body)
         return self._read(lambda: BetweenChainsResult.from_api(
             data, source_chain_id=source_chain_id, dest_chain_id=dest_chain_id))
 
     def assets_from_source(
-        self,
-        source_asset_denom: str,
-        source_asset_chain_id: str,
-        *,
-        allow_multi_tx: bool = False,
-        recommendation_reason: str | None = None,
-        include_swaps: bool = False,
-        swap_venues: Sequence[SwapVenue | dict[str, object]] | None = None,
-        native_only: bool = False,
-        group_by: str | None = None,
-        include_cw20_assets: bool = False,
+        self, source_asset_denom: str, source_asset_chain_id: str, **options: Unpack[FromSourceKwargs],
     ) -> FromSourceResult:
-        """``POST /v2/fungible/assets_from_source``; see :meth:`Registry.assets_from_source`."""
+        """``POST /v2/fungible/assets_from_source``; see :meth:`Registry.assets_from_source`.
+
+        Option values are sent as given and judged by the service (its message is the error's).
+        """
         body: dict[str, Any] = {"source_asset_denom": source_asset_denom,
-                                "source_asset_chain_id": source_asset_chain_id}
-        if allow_multi_tx is not False:
-            body["allow_multi_tx"] = allow_multi_tx
-        if recommendation_reason is not None:
-            body["recommendation_reason"] = recommendation_reason
-        if include_swaps is not False:
-            body["include_swaps"] = include_swaps
-        if swap_venues:
-            body["swap_venues"] = [_venue(v) for v in swap_venues]
-        if native_only is not False:
-            body["native_only"] = native_only
-        if group_by is not None:
-            body["group_by"] = group_by
-        if include_cw20_assets is not False:
-            body["include_cw20_assets"] = include_cw20_assets
+                                "source_asset_chain_id": source_asset_chain_id,
+                                **unchecked_changes(FromSourceOptions, options)}
+        venues = body.get("swap_venues")
+        if venues:
+            body["swap_venues"] = [_venue(v) for v in venues]
+        else:
+            body.pop("swap_venues", None)
+        group_by = options.get("group_by") or "chain_id"
         data = self._request("POST", "/v2/fungible/assets_from_source", body)
-        return self._read(lambda: FromSourceResult.from_api(data, group_by=group_by or "chain_id"))
+        return self._read(lambda: FromSourceResult.from_api(data, group_by=str(group_by)))
 
     def chains(self) -> tuple[Chain, ...]:
         """``GET /v2/info/chains``: the chains the service routes between, as :class:`Chain` objects."""

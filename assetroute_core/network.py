@@ -46,9 +46,10 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Unpack
 
 from ._exceptions import NotFoundError
+from ._options import BetweenChainsKwargs, BetweenChainsOptions, SupportsLookups
 from ._results import BetweenChainsResult
 
 if TYPE_CHECKING:
@@ -63,7 +64,6 @@ __all__ = [
     "ChainEdge",
     "ChainGraph",
     "ChainNode",
-    "SupportsBetweenChains",
     "chain_graph",
     "movable_matrix",
     "top_chains",
@@ -472,22 +472,6 @@ def top_chains(graph: ChainGraph, n: int) -> list[str]:
 # -- lookups over many chain pairs --------------------------------------------------------------
 
 
-class SupportsBetweenChains(Protocol):
-    """Anything with the registry's ``assets_between_chains``: a :class:`~assetroute_core.Registry`
-    or a client of a compatible HTTP service."""
-
-    def assets_between_chains(
-        self,
-        source_chain_id: str,
-        dest_chain_id: str,
-        *,
-        include_no_metadata_assets: bool = ...,
-        include_cw20_assets: bool = ...,
-        include_evm_assets: bool = ...,
-        allow_multi_tx: bool = ...,
-    ) -> BetweenChainsResult: ...
-
-
 def _check_ids(chain_ids: Sequence[str]) -> list[str]:
     if isinstance(chain_ids, str):
         raise TypeError("chain_ids must be a sequence of chain-ids, not a string")
@@ -499,22 +483,16 @@ def _check_ids(chain_ids: Sequence[str]) -> list[str]:
 
 
 def _ordered_pairs(
-    lookups: SupportsBetweenChains, ids: list[str], flags: dict[str, bool],
+    lookups: SupportsLookups, ids: list[str], options: BetweenChainsKwargs,
 ) -> Iterator[tuple[str, str, BetweenChainsResult]]:
     for source in ids:
         for dest in ids:
             if source != dest:
-                yield source, dest, lookups.assets_between_chains(source, dest, **flags)
+                yield source, dest, lookups.assets_between_chains(source, dest, **options)
 
 
 def movable_matrix(
-    lookups: SupportsBetweenChains,
-    chain_ids: Sequence[str],
-    *,
-    include_no_metadata_assets: bool = False,
-    include_cw20_assets: bool = False,
-    include_evm_assets: bool = False,
-    allow_multi_tx: bool = False,
+    lookups: SupportsLookups, chain_ids: Sequence[str], **options: Unpack[BetweenChainsKwargs],
 ) -> pd.DataFrame:
     """How many asset pairs ``assets_between_chains`` returns for every ordered pair of chains.
 
@@ -533,24 +511,17 @@ def movable_matrix(
     """
     import pandas as pd
 
-    flags = {"include_no_metadata_assets": include_no_metadata_assets, "include_cw20_assets": include_cw20_assets,
-             "include_evm_assets": include_evm_assets, "allow_multi_tx": allow_multi_tx}
+    BetweenChainsOptions.of(options)  # a bad option fails here, before any lookup
     ids = _check_ids(chain_ids)
     frame = pd.DataFrame(float("nan"), index=pd.Index(ids, name="source"),
                          columns=pd.Index(ids, name="dest"), dtype="float64")
-    for source, dest, result in _ordered_pairs(lookups, ids, flags):
+    for source, dest, result in _ordered_pairs(lookups, ids, options):
         frame.loc[source, dest] = float(len(result))
     return frame
 
 
 def txs_distribution(
-    lookups: SupportsBetweenChains,
-    chain_ids: Sequence[str],
-    *,
-    include_no_metadata_assets: bool = False,
-    include_cw20_assets: bool = False,
-    include_evm_assets: bool = False,
-    allow_multi_tx: bool = False,
+    lookups: SupportsLookups, chain_ids: Sequence[str], **options: Unpack[BetweenChainsKwargs],
 ) -> pd.DataFrame:
     """How the asset pairs of every ordered pair of *chain_ids* split by ``txs_required``.
 
@@ -567,10 +538,9 @@ def txs_distribution(
     """
     import pandas as pd
 
-    flags = {"include_no_metadata_assets": include_no_metadata_assets, "include_cw20_assets": include_cw20_assets,
-             "include_evm_assets": include_evm_assets, "allow_multi_tx": allow_multi_tx}
+    BetweenChainsOptions.of(options)  # a bad option fails here, before any lookup
     counts: Counter[int] = Counter()
-    for _source, _dest, result in _ordered_pairs(lookups, _check_ids(chain_ids), flags):
+    for _source, _dest, result in _ordered_pairs(lookups, _check_ids(chain_ids), options):
         counts.update(p.txs_required for p in result)
     total = sum(counts.values())
     rows = [{"txs_required": k, "pairs": counts[k], "share": counts[k] / total} for k in sorted(counts)]

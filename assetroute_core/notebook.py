@@ -25,6 +25,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from ._options import SupportsLookups
 from ._registry import Registry, load_registry
 
 __all__ = ["NotebookSession", "setup"]
@@ -36,7 +37,7 @@ class NotebookSession:
 
     registry: Registry
     """The loaded registry (always local)."""
-    lookups: Any
+    lookups: SupportsLookups
     """What answers ``assets_between_chains``/``assets_from_source``: the registry or an HTTP client."""
     names: dict[str, str]
     """Pretty name (else chain name) of every routable chain, by chain-id."""
@@ -57,7 +58,7 @@ def setup(source: str | os.PathLike[str] | None = None, *, base_url: str | None 
     :class:`~assetroute_core.client.AssetRouteClient`.  With *show*, the summary is displayed.
     """
     registry = load_registry(source)
-    lookups: Any = registry
+    lookups: SupportsLookups = registry
     if base_url:
         from .client import AssetRouteClient
 

@@ -8,6 +8,8 @@ import streamlit as st
 
 from assetroute_app import (
     BETWEEN_FLAGS,
+    OPTION_HELP,
+    OPTION_LABELS,
     BetweenQuery,
     between_summary,
     between_table,
@@ -18,18 +20,12 @@ from assetroute_app import (
     parse_pair,
     ui,
 )
-from assetroute_core import drawing
+from assetroute_core import BetweenChainsOptions, drawing
 
 ui.page_frame()
 
 PAGE = "bc"
 UI_KEYS = ("pair", "order")
-FLAG_LABELS = {
-    "include_no_metadata_assets": ("Assets without metadata", "Include derived vouchers the assetlists do not list."),
-    "include_cw20_assets": ("CW20 assets", "Include CosmWasm CW20 tokens."),
-    "include_evm_assets": ("EVM assets", "Include assets that live on EVM chains."),
-    "allow_multi_tx": ("Multi-transaction routes", "Include pairs that need more than one transaction."),
-}
 
 reg = ui.get_registry()
 ids, labels, names = ui.chain_index(reg)
@@ -46,7 +42,7 @@ def _seed(q: BetweenQuery) -> None:
     st.session_state["bc_source"] = q.source_chain_id or _default("cosmoshub-4", 0)
     st.session_state["bc_dest"] = q.dest_chain_id or _default("osmosis-1", 1)
     for name in BETWEEN_FLAGS:
-        st.session_state[f"bc_{name}"] = getattr(q, name)
+        st.session_state[f"bc_{name}"] = getattr(q.options, name)
 
 
 st.title("Assets between chains")
@@ -67,13 +63,12 @@ with st.form("bc_form"):
                  placeholder="Search by name or chain-id", help="Type to search by pretty name or chain-id.")
     cols = st.columns(4)
     for col, name in zip(cols, BETWEEN_FLAGS, strict=True):
-        label, help_text = FLAG_LABELS[name]
-        col.checkbox(label, key=f"bc_{name}", help=f"{help_text} (`{name}`)")
+        col.checkbox(OPTION_LABELS[name], key=f"bc_{name}", help=f"{OPTION_HELP[name]} (`{name}`)")
     submitted = st.form_submit_button("Find assets", type="primary", icon=":material/search:")
 
 if submitted:
     q = BetweenQuery(st.session_state["bc_source"], st.session_state["bc_dest"],
-                     **{n: bool(st.session_state[f"bc_{n}"]) for n in BETWEEN_FLAGS})
+                     BetweenChainsOptions(**{n: bool(st.session_state[f"bc_{n}"]) for n in BETWEEN_FLAGS}))
     if q.source_chain_id == q.dest_chain_id:
         st.warning("Source and destination must be different chains.", icon=":material/warning:")
         state["active"] = None

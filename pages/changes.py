@@ -8,7 +8,7 @@ from typing import Any
 
 import streamlit as st
 
-from assetroute_app import md_code, md_escape, ui
+from assetroute_app import OPTION_LABELS, md_code, md_escape, ui
 from assetroute_app.changes import (
     DIFF_FLAGS,
     ChangesQuery,
@@ -24,12 +24,6 @@ ui.page_frame()
 
 PAGE = "ch"
 UI_KEYS = ("src", "dst")
-FLAG_LABELS = {
-    "include_no_metadata_assets": "Assets without metadata",
-    "include_cw20_assets": "CW20 assets",
-    "include_evm_assets": "EVM assets",
-    "allow_multi_tx": "Multi-transaction routes",
-}
 
 
 @st.cache_resource(show_spinner=False)
@@ -111,7 +105,7 @@ with st.form("ch_form"):
                       help="A listed version, or type a commit `owner/repo@<commit>`, an archive URL or a path.")
     cols = st.columns(4)
     for col, name in zip(cols, DIFF_FLAGS, strict=True):
-        col.checkbox(FLAG_LABELS[name], key=f"ch_{name}", help=f"`{name}` for every lookup compared")
+        col.checkbox(OPTION_LABELS[name], key=f"ch_{name}", help=f"`{name}` for every lookup compared")
     series_options = labels + [s for s in st.session_state.get("ch_series", []) if s not in labels]
     st.multiselect("Versions in the chart over time", series_options, key="ch_series", accept_new_options=True,
                    help="Each version's measures are computed once per server process.")

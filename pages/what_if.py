@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from assetroute_app import md_code, md_escape, ui
+from assetroute_app import OPTION_LABELS, md_code, md_escape, ui
 from assetroute_app.changes import (
     DIFF_FLAGS,
     WhatIfQuery,
@@ -21,12 +21,6 @@ from assetroute_core import AssetRouteError, RegistryDiff, RequestError, drawing
 ui.page_frame()
 
 PAGE = "wi"
-FLAG_LABELS = {
-    "include_no_metadata_assets": "Assets without metadata",
-    "include_cw20_assets": "CW20 assets",
-    "include_evm_assets": "EVM assets",
-    "allow_multi_tx": "Multi-transaction routes",
-}
 TOP_N = 12
 
 
@@ -80,7 +74,7 @@ with st.form("wi_form"):
                         "transaction.")
     cols = st.columns(4)
     for col, name in zip(cols, DIFF_FLAGS, strict=True):
-        col.checkbox(FLAG_LABELS[name], key=f"wi_{name}", help=f"`{name}` for every lookup compared")
+        col.checkbox(OPTION_LABELS[name], key=f"wi_{name}", help=f"`{name}` for every lookup compared")
     submitted = st.form_submit_button("Compare with the registry", type="primary", icon=":material/science:")
 
 if submitted:

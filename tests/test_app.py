@@ -30,7 +30,7 @@ from assetroute_app import (
     safe_logo,
     validate_base_url,
 )
-from assetroute_core import Registry, load_registry
+from assetroute_core import BetweenChainsOptions, Registry, load_registry
 from assetroute_core.network import chain_graph
 
 REPO = Path(__file__).resolve().parents[1]
@@ -448,14 +448,14 @@ def test_hostile_registry_renders_as_text(make_app: MakeApp) -> None:
 
 def test_between_query_round_trip() -> None:
     ids = {"cosmoshub-4", "osmosis-1"}
-    q = BetweenQuery("cosmoshub-4", "osmosis-1", allow_multi_tx=True, include_cw20_assets=True)
+    q = BetweenQuery("cosmoshub-4", "osmosis-1", BetweenChainsOptions(allow_multi_tx=True, include_cw20_assets=True))
     params = q.to_params()
     assert params == {"source_chain_id": "cosmoshub-4", "dest_chain_id": "osmosis-1",
                       "include_cw20_assets": "true", "allow_multi_tx": "true"}
     assert BetweenQuery.from_params(params, ids) == (q, [])
     parsed, problems = BetweenQuery.from_params({"source_chain_id": ["osmosis-1", "cosmoshub-4"],
                                                  "allow_multi_tx": "YES", "include_evm_assets": "0"}, ids)
-    assert parsed == BetweenQuery("cosmoshub-4", None, allow_multi_tx=True) and problems == []
+    assert parsed == BetweenQuery("cosmoshub-4", None, BetweenChainsOptions(allow_multi_tx=True)) and problems == []
     assert not parsed.complete
 
 

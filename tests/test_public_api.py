@@ -22,14 +22,19 @@ PACKAGES = ("assetroute_core", "assetroute_app")
 
 PUBLIC_API = {
     "assetroute_core": [
-        "GROUP_BY_VALUES", "PINNED_ARCHIVE_URL", "PINNED_COMMIT", "RECOMMENDATION_REASONS",
-        "Asset", "AssetChange", "AssetPair", "AssetRouteError", "BetweenChainsResult", "BridgeLink", "Chain",
+        "BETWEEN_CHAINS_OPTIONS", "FROM_SOURCE_OPTIONS", "GROUP_BY_VALUES", "PINNED_ARCHIVE_URL", "PINNED_COMMIT",
+        "RECOMMENDATION_REASONS",
+        "Asset", "AssetChange", "AssetPair", "AssetRouteError", "BetweenChainsKwargs", "BetweenChainsOptions",
+        "BetweenChainsResult", "BridgeLink", "Chain",
         "ChainChange", "ChainRouteSummary", "Channel", "ChannelChange", "ChannelEnd", "DestAsset", "FetchError",
-        "FromSourceResult", "Hop", "InvalidArgumentError", "Metadata", "MethodNotAllowedError", "NotFoundError",
+        "FromSourceKwargs", "FromSourceOptions",
+        "FromSourceResult", "GroupBy", "Hop", "InvalidArgumentError", "Metadata", "MethodNotAllowedError",
+        "NotFoundError", "OptionKind",
         "Overlay", "OverlayChange", "OverlayError", "PairChange", "PayloadTooLargeError", "PfmChange", "Provenance",
-        "QualityIssue", "Registry", "RegistryDiff", "RegistryMeasures", "RegistrySourceError", "RemoteServiceError",
-        "RequestError", "ResolvedSource", "Route", "SwapVenue", "UnsafeArchiveError", "WhatIf",
-        "ibc_denom", "load_overlay", "load_registry", "resolve_source",
+        "QualityIssue", "RecommendationReason", "Registry", "RegistryDiff", "RegistryMeasures",
+        "RegistrySourceError", "RemoteServiceError",
+        "RequestError", "ResolvedSource", "Route", "SupportsLookups", "SwapVenue", "UnsafeArchiveError", "WhatIf",
+        "ibc_denom", "load_overlay", "load_registry", "option_fields", "resolve_source", "unchecked_changes",
     ],
     "assetroute_core.client": ["AssetRouteClient"],
     "assetroute_core.server": [
@@ -38,7 +43,7 @@ PUBLIC_API = {
         "Service", "app_from_env", "create_app",
     ],
     "assetroute_core.network": [
-        "IBC", "UNTAGGED", "ChainEdge", "ChainGraph", "ChainNode", "SupportsBetweenChains",
+        "IBC", "UNTAGGED", "ChainEdge", "ChainGraph", "ChainNode",
         "chain_graph", "movable_matrix", "top_chains", "txs_distribution",
     ],
     "assetroute_core.notebook": ["NotebookSession", "setup"],
@@ -51,7 +56,7 @@ PUBLIC_API = {
     ],
     "assetroute_app": [
         "BETWEEN_COLUMNS", "BETWEEN_FLAGS", "DEFAULT_TOP_N", "FROM_SOURCE_COLUMNS", "FROM_SOURCE_FLAGS",
-        "NETWORK_STATUSES", "ORDERS", "ROUTE_COLUMNS",
+        "NETWORK_STATUSES", "OPTION_HELP", "OPTION_LABELS", "ORDERS", "ROUTE_COLUMNS",
         "Backend", "BetweenQuery", "EmbeddedBackend", "FromSourceQuery", "LogoHosts", "NetworkQuery", "Problem",
         "RegistryStore", "RemoteBackend",
         "asset_label", "between_summary", "between_table", "chain_label", "default_asset", "from_source_summary",
@@ -62,8 +67,8 @@ PUBLIC_API = {
     ],
 }
 
-ENGINE = ("_loader", "_routing", "_lookups", "_results", "_registry", "_ibc", "_models", "_overlay", "_fetch",
-          "_diff", "_whatif")
+ENGINE = ("_loader", "_routing", "_lookups", "_options", "_results", "_registry", "_ibc", "_models", "_overlay",
+          "_fetch", "_diff", "_whatif")
 PRESENTATION = ("streamlit", "plotly", "pyvis", "networkx", "IPython", "assetroute_core.drawing", "assetroute_app")
 
 
