@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+import orjson
+
 __all__ = [
     "Asset",
     "BridgeLink",
@@ -112,6 +114,15 @@ class Asset:
     ``origin_*`` name the chain where it is native in the IBC sense; ``trace`` is
     the ICS-20 path on the holding chain (``""`` for a native asset).  ``metadata``
     is set only when the chain's assetlist lists this exact denom.
+
+    Truly immutable: the API form (:meth:`to_api`, :meth:`to_json`) is computed from the fields
+    when the object is built, so an ``Asset`` made directly serialises like one the engine made,
+    and one instance can be shared by every thread.
+
+    >>> a = Asset(chain_name="cosmoshub", chain_id="cosmoshub-4", denom="uatom", origin_chain_name="cosmoshub",
+    ...           origin_chain_id="cosmoshub-4", origin_denom="uatom", trace="", is_cw20=False, is_evm=False)
+    >>> a.to_json()
+    b'{"denom":"uatom","chain_id":"cosmoshub-4","origin_denom":"uatom","origin_chain_id":"cosmoshub-4","trace":"","is_cw20":false,"is_evm":false}'
     """
 
     chain_name: str
@@ -125,7 +136,14 @@ class Asset:
     is_evm: bool
     metadata: Metadata | None = None
     type_asset: str = ""
-    api: dict[str, Any] = field(default_factory=dict, compare=False, repr=False, hash=False)
+    wire: tuple[tuple[str, Any], ...] | None = field(default=None, compare=False, repr=False, hash=False)
+    """The API object exactly as a remote service sent it (its keys, in its order), for an asset a
+    client read back; ``None`` for the registry's own assets."""
+    _json: bytes = field(init=False, compare=False, repr=False, hash=False)
+
+    def __post_init__(self) -> None:
+        # a cache of the API form, derived from the frozen fields while the object is being built
+        object.__setattr__(self, "_json", orjson.dumps(self.to_api()))
 
     @property
     def key(self) -> tuple[str, str]:
@@ -142,7 +160,11 @@ class Asset:
 
     def to_api(self) -> dict[str, Any]:
         """The asset as the API returns it (a fresh dict; metadata keys only when present)."""
-        return dict(self.api)
+        return dict(self.wire) if self.wire is not None else asset_api(self)
+
+    def to_json(self) -> bytes:
+        """:meth:`to_api` as the service's JSON bytes (computed once, when the asset was built)."""
+        return self._json
 
 
 def asset_api(a: Asset) -> dict[str, Any]:
@@ -173,13 +195,6 @@ def asset_api(a: Asset) -> dict[str, Any]:
         if m.recommended_symbol is not None:
             out["recommended_symbol"] = m.recommended_symbol
     return out
-
-
-def make_asset(**kwargs: Any) -> Asset:
-    """Create an :class:`Asset` with its API dict filled in once."""
-    a = Asset(**kwargs)
-    a.api.update(asset_api(a))
-    return a
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +242,8 @@ class Hop:
 
 
 class HopBuilder(Protocol):
+    """Builds the hops of a route from its steps (the engine's immutable ``HopRules``)."""
+
     def hops_of(self, steps: Any) -> tuple[Hop, ...]: ...
 
 
@@ -236,7 +253,9 @@ class Route:
 
     ``transfers`` counts hops, ``operations`` counts the route's operations (an IBC hop
     folded into an Axelar transfer is part of that operation). The :class:`Hop` list is
-    built when asked for: sweeps over every pair need only the figures.
+    built when asked for (sweeps over every pair need only the figures) from the route's own
+    data: its ``steps`` and the immutable ``rules`` of the registry it came from (PFM, bridge
+    kinds, chain-ids), never the engine.
     """
 
     source: Asset
@@ -246,11 +265,11 @@ class Route:
     operations: int
     transfers: int
     steps: Any = field(repr=False)
-    builder: HopBuilder = field(repr=False)
+    rules: HopBuilder = field(repr=False)
 
     @property
     def hops(self) -> tuple[Hop, ...]:
-        return self.builder.hops_of(self.steps)
+        return self.rules.hops_of(self.steps)
 
     def to_api(self) -> dict[str, Any]:
         return {

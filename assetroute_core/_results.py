@@ -11,9 +11,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+import orjson
+from orjson import Fragment
+
 from ._exceptions import RemoteServiceError
 from ._json import dumps
-from ._models import Asset, Metadata, Route, make_asset
+from ._models import Asset, Metadata, Route
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -39,7 +42,7 @@ def asset_from_api(data: Mapping[str, Any]) -> Asset:
                 coingecko_id=data.get("coingecko_id"),
                 recommended_symbol=data.get("recommended_symbol"),
             )
-        asset = make_asset(
+        asset = Asset(
             chain_name=str(data["chain_id"]),
             chain_id=str(data["chain_id"]),
             denom=str(data["denom"]),
@@ -50,14 +53,12 @@ def asset_from_api(data: Mapping[str, Any]) -> Asset:
             is_cw20=bool(data.get("is_cw20", False)),
             is_evm=bool(data.get("is_evm", False)),
             metadata=metadata,
+            wire=tuple(data.items()),  # exactly what the server sent, in its order
         )
-    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+    except (KeyError, TypeError, AttributeError, ValueError, orjson.JSONEncodeError) as exc:
         raise RemoteServiceError(f"malformed asset in response: {str(data)[:200]}") from exc
     if not isinstance(data, Mapping):
         raise RemoteServiceError(f"malformed asset in response: {str(data)[:200]}")
-    # Keep exactly what the server sent, in its order.
-    asset.api.clear()
-    asset.api.update(data)
     return asset
 
 
@@ -98,8 +99,8 @@ class AssetPair:
 
     def to_api(self) -> dict[str, Any]:
         return {
-            "asset_on_source": self.asset_on_source.api,
-            "asset_on_dest": self.asset_on_dest.api,
+            "asset_on_source": self.asset_on_source.to_api(),
+            "asset_on_dest": self.asset_on_dest.to_api(),
             "txs_required": self.txs_required,
             "bridges": list(self.bridges),
         }
@@ -120,12 +121,16 @@ class BetweenChainsResult:
         return iter(self.pairs)
 
     def to_api(self) -> dict[str, Any]:
-        """The HTTP response body as JSON-ready data (shared dicts: do not mutate)."""
+        """The HTTP response body as JSON-ready data (fresh dicts)."""
         return {"assets_between_chains": [p.to_api() for p in self.pairs]}
 
     def to_json(self) -> bytes:
-        """The HTTP response body, byte for byte."""
-        return dumps(self.to_api())
+        """The HTTP response body, byte for byte (each asset's bytes computed once, when it was built)."""
+        return dumps({"assets_between_chains": [
+            {"asset_on_source": Fragment(p.asset_on_source.to_json()),
+             "asset_on_dest": Fragment(p.asset_on_dest.to_json()),
+             "txs_required": p.txs_required, "bridges": list(p.bridges)}
+            for p in self.pairs]})
 
     def to_frame(self) -> pd.DataFrame:
         """One row per pair: both assets, txs_required, bridges and the hop path."""
@@ -197,12 +202,13 @@ class FromSourceResult:
             yield from items
 
     def to_api(self) -> dict[str, Any]:
-        """The HTTP response body as JSON-ready data (shared dicts: do not mutate)."""
-        return {"dest_assets": {key: {"assets": [d.asset.api for d in items]} for key, items in self.groups}}
+        """The HTTP response body as JSON-ready data (fresh dicts)."""
+        return {"dest_assets": {key: {"assets": [d.asset.to_api() for d in items]} for key, items in self.groups}}
 
     def to_json(self) -> bytes:
-        """The HTTP response body, byte for byte."""
-        return dumps(self.to_api())
+        """The HTTP response body, byte for byte (each asset's bytes computed once, when it was built)."""
+        return dumps({"dest_assets": {key: {"assets": [Fragment(d.asset.to_json()) for d in items]}
+                                      for key, items in self.groups}})
 
     def to_frame(self) -> pd.DataFrame:
         """One row per destination asset, with its group key, txs_required and bridges."""
@@ -236,5 +242,5 @@ class FromSourceResult:
         return cls(None, group_by, tuple(groups))
 
 
-_EMPTY = make_asset(chain_name="", chain_id="", denom="", origin_chain_name="", origin_chain_id="",
+_EMPTY = Asset(chain_name="", chain_id="", denom="", origin_chain_name="", origin_chain_id="",
                     origin_denom="", trace="", is_cw20=False, is_evm=False)

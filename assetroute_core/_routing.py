@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from ._ibc import ibc_denom, send_trace
 from ._loader import FAMILY_LINK, ListedAsset, RegistryData, denom_key
-from ._models import Asset, Chain, ChannelEnd, Hop, Metadata, Route, make_asset
+from ._models import Asset, Chain, ChannelEnd, Hop, Metadata, Route
 from ._overlay import Overlay
 
 __all__ = ["Engine"]
@@ -119,6 +120,60 @@ class _LRU:
 _Departure = tuple[tuple[_Step, ...], Asset, str, tuple[str, str] | None]
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class HopRules:
+    """What turns a route's steps into hops: the chains with PFM, the overlay's bridge kinds and the
+    chain-ids. Immutable data, one per engine; a :class:`~assetroute_core.Route` keeps its steps
+    and these rules (never the engine), and builds its :class:`Hop` list only when asked.
+    """
+
+    pfm: frozenset[str]
+    overlay: Overlay
+    chain_ids: Mapping[str, str]  # chain name -> chain-id (a read-only view)
+
+    def flags(self, steps: tuple[_Step, ...]) -> tuple[list[str], list[bool], list[bool]]:
+        """Per hop: its operation kind, whether it starts an operation, whether it needs a new tx."""
+        ops = [s.kind for s in steps]
+        for j, step in enumerate(steps):
+            if step.kind == "IBC":
+                continue
+            info = self.overlay.bridge(step.kind)
+            if info.absorbs_adjacent_ibc_hop and info.hub_chain:
+                if j > 0 and steps[j - 1].kind == "IBC" and steps[j - 1].to_chain == info.hub_chain == step.from_chain:
+                    ops[j - 1] = step.kind
+                if (j + 1 < len(steps) and steps[j + 1].kind == "IBC"
+                        and steps[j + 1].from_chain == info.hub_chain == step.to_chain):
+                    ops[j + 1] = step.kind
+        new_ops: list[bool] = []
+        new_txs: list[bool] = []
+        for j in range(len(steps)):
+            # An IBC hop folded into the bridge operation beside it is part of that operation.
+            new_op = j == 0 or ops[j] == "IBC" or ops[j] != ops[j - 1]
+            if j == 0:
+                new_tx = True
+            elif steps[j - 1].into_wasm:
+                new_tx = True  # a contract token came home over a wasm. port: no PFM there
+            elif not new_op:
+                new_tx = False
+            elif ops[j - 1] == "IBC":
+                new_tx = steps[j - 1].to_chain not in self.pfm
+            else:
+                new_tx = not self.overlay.bridge(ops[j - 1]).forwards
+            new_ops.append(new_op)
+            new_txs.append(new_tx)
+        return ops, new_ops, new_txs
+
+    def hops_of(self, steps: tuple[_Step, ...]) -> tuple[Hop, ...]:
+        """The :class:`Hop` list of a route's steps."""
+        ops, _new_ops, new_txs = self.flags(steps)
+        ids = self.chain_ids
+        return tuple(
+            Hop(ids.get(step.from_chain, step.from_chain), ids.get(step.to_chain, step.to_chain), step.kind,
+                step.channel, step.counterparty_channel, ops[j], step.dest.denom, new_txs[j])
+            for j, step in enumerate(steps)
+        )
+
+
 class Engine:
     """Indexes over one :class:`RegistryData`, and the current generation of routing memo tables.
 
@@ -138,6 +193,8 @@ class Engine:
         self.routable: frozenset[str] = frozenset(
             n for n, c in data.chains.items() if c.routable and data.chain_ids.get(c.chain_id) == n)
         self._pfm: frozenset[str] = frozenset(n for n, c in data.chains.items() if c.pfm_enabled)
+        self.rules = HopRules(self._pfm, overlay, MappingProxyType(
+            {n: c.chain_id or n for n, c in data.chains.items()}))
         self._lock = threading.RLock()
         self._canonical: dict[tuple[str, str], ChannelEnd] = {}
         self._canonical_wasm: dict[tuple[str, str], ChannelEnd] = {}
@@ -324,7 +381,7 @@ class Engine:
         m = listed.metadata
         metadata = Metadata(m.symbol, m.name, m.logo_uri, m.decimals, m.token_contract, m.description,
                             m.coingecko_id, self._recommended_symbol(listed, 0))
-        return make_asset(
+        return Asset(
             chain_name=listed.chain_name,
             chain_id=self.chain_id(listed.chain_name),
             denom=listed.denom,
@@ -463,47 +520,6 @@ class Engine:
 
     # -- routes ------------------------------------------------------------------------------
 
-    def _flags(self, steps: tuple[_Step, ...]) -> tuple[list[str], list[bool], list[bool]]:
-        """Per hop: its operation kind, whether it starts an operation, whether it needs a new tx."""
-        ops = [s.kind for s in steps]
-        for j, step in enumerate(steps):
-            if step.kind == "IBC":
-                continue
-            info = self.overlay.bridge(step.kind)
-            if info.absorbs_adjacent_ibc_hop and info.hub_chain:
-                if j > 0 and steps[j - 1].kind == "IBC" and steps[j - 1].to_chain == info.hub_chain == step.from_chain:
-                    ops[j - 1] = step.kind
-                if (j + 1 < len(steps) and steps[j + 1].kind == "IBC"
-                        and steps[j + 1].from_chain == info.hub_chain == step.to_chain):
-                    ops[j + 1] = step.kind
-        new_ops: list[bool] = []
-        new_txs: list[bool] = []
-        for j in range(len(steps)):
-            # An IBC hop folded into the bridge operation beside it is part of that operation.
-            new_op = j == 0 or ops[j] == "IBC" or ops[j] != ops[j - 1]
-            if j == 0:
-                new_tx = True
-            elif steps[j - 1].into_wasm:
-                new_tx = True  # a contract token came home over a wasm. port: no PFM there
-            elif not new_op:
-                new_tx = False
-            elif ops[j - 1] == "IBC":
-                new_tx = steps[j - 1].to_chain not in self._pfm
-            else:
-                new_tx = not self.overlay.bridge(ops[j - 1]).forwards
-            new_ops.append(new_op)
-            new_txs.append(new_tx)
-        return ops, new_ops, new_txs
-
-    def hops_of(self, steps: tuple[_Step, ...]) -> tuple[Hop, ...]:
-        """The :class:`Hop` list of a route's steps."""
-        ops, _new_ops, new_txs = self._flags(steps)
-        return tuple(
-            Hop(self.chain_id(step.from_chain), self.chain_id(step.to_chain), step.kind, step.channel,
-                step.counterparty_channel, ops[j], step.dest.denom, new_txs[j])
-            for j, step in enumerate(steps)
-        )
-
 
 class _Router:
     """One generation of the engine's memo tables, and the routing algorithm over them.
@@ -555,7 +571,7 @@ class _Router:
             found = self._instances.get(key)
             if found is None:
                 origin_listing = e._listing(origin_chain, origin_denom)
-                found = make_asset(
+                found = Asset(
                     chain_name=chain,
                     chain_id=e.chain_id(chain),
                     denom=denom,
@@ -874,13 +890,13 @@ class _Router:
             for step in steps[:-1]:
                 if step.to_chain not in pfm or step.into_wasm:
                     txs += 1
-            return Route(source, dest, txs, _IBC_ONLY, len(steps), len(steps), steps, e)
-        ops, new_ops, new_txs = e._flags(steps)
+            return Route(source, dest, txs, _IBC_ONLY, len(steps), len(steps), steps, e.rules)
+        ops, new_ops, new_txs = e.rules.flags(steps)
         bridges: list[str] = []
         for op in ops:
             if not bridges or bridges[-1] != op:
                 bridges.append(op)
-        return Route(source, dest, sum(new_txs), tuple(bridges), sum(new_ops), len(steps), steps, e)
+        return Route(source, dest, sum(new_txs), tuple(bridges), sum(new_ops), len(steps), steps, e.rules)
 
 
 def _held_order(a: Asset) -> tuple[bool, str, str, str]:

@@ -54,7 +54,7 @@ def test_secret_tokens_are_contract_tokens_but_not_cw20(registry):
     assert shd is not None and shd.type_asset in ("snip20", "snip25")
     assert registry.engine.is_contract_token(shd)
     assert shd.is_cw20 is False  # the output field stays type_asset == "cw20" (SPEC §2)
-    assert shd.api["is_cw20"] is False
+    assert shd.to_api()["is_cw20"] is False
 
 
 def test_shd_pair_osmosis_to_persistence(registry):

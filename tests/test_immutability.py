@@ -1,0 +1,84 @@
+"""Public values are truly immutable, and carry data rather than the engine.
+
+One loaded registry is shared by every session and thread, so nothing it hands out may change
+after it is built: no mutable container in a field, no cache filled in later, no reference back to
+the engine that made it.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import gc
+from pathlib import Path
+
+import pytest
+
+from assetroute_core import Asset, Registry, Route
+from assetroute_core._routing import Engine, HopRules
+
+REPO = Path(__file__).resolve().parents[1]
+ATOM_ON_OSMOSIS = "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2"
+
+
+def _no_mutable_fields(value: object) -> None:
+    for f in dataclasses.fields(value):  # type: ignore[arg-type]
+        held = getattr(value, f.name)
+        assert not isinstance(held, (dict, list, set, bytearray)), f"{type(value).__name__}.{f.name}"
+
+
+def test_an_asset_built_directly_serialises_like_the_engines(registry: Registry) -> None:
+    listed = registry.find_asset("osmosis-1", ATOM_ON_OSMOSIS)
+    assert listed is not None and listed.metadata is not None
+    copy = Asset(**{f.name: getattr(listed, f.name) for f in dataclasses.fields(Asset) if f.init})
+    assert copy == listed and copy.to_api() == listed.to_api() and copy.to_json() == listed.to_json()
+    assert copy.to_api()["symbol"] == listed.metadata.symbol
+    renamed = dataclasses.replace(listed, denom="ibc/OTHER")
+    assert renamed.to_api()["denom"] == "ibc/OTHER" and b'"ibc/OTHER"' in renamed.to_json()
+    assert listed.to_api()["denom"] == ATOM_ON_OSMOSIS  # the original is untouched
+
+
+def test_to_api_gives_fresh_dicts(registry: Registry) -> None:
+    asset = registry.find_asset("osmosis-1", ATOM_ON_OSMOSIS)
+    assert asset is not None
+    first = asset.to_api()
+    first["denom"] = "changed"
+    assert asset.to_api()["denom"] == ATOM_ON_OSMOSIS
+    result = registry.assets_between_chains("osmosis-1", "cosmoshub-4")
+    body = result.to_api()
+    body["assets_between_chains"][0]["asset_on_source"]["denom"] = "changed"
+    assert result.to_api() != body and b'"changed"' not in result.to_json()
+
+
+def test_values_have_no_mutable_fields_and_frozen_setters(registry: Registry) -> None:
+    result = registry.assets_between_chains("osmosis-1", "cosmoshub-4", allow_multi_tx=True)
+    pair = next(p for p in result if p.route is not None and len(p.route.hops) > 1)
+    assert pair.route is not None
+    for value in (pair, pair.asset_on_source, pair.asset_on_dest, pair.route, *pair.route.hops, result):
+        _no_mutable_fields(value)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(value, dataclasses.fields(value)[0].name, None)
+
+
+def test_a_route_keeps_rules_not_the_engine(registry: Registry) -> None:
+    result = registry.assets_between_chains("osmosis-1", "cosmoshub-4", allow_multi_tx=True)
+    routes = [p.route for p in result if p.route is not None]
+    assert routes
+    for route in routes:
+        assert isinstance(route, Route) and isinstance(route.rules, HopRules)
+        assert not any(isinstance(r, Engine) for r in gc.get_referents(route))
+        assert not any(isinstance(r, Engine) for r in gc.get_referents(route.rules))
+        hops = route.hops
+        assert hops[0].from_chain_id == "osmosis-1" and hops[-1].to_chain_id == "cosmoshub-4"
+        assert sum(h.new_tx for h in hops) == route.txs_required
+    with pytest.raises(TypeError):
+        route.rules.chain_ids["osmosis"] = "x"  # type: ignore[index]  # a read-only view
+
+
+def test_registry_reads_no_private_table_of_the_engine() -> None:
+    tree = ast.parse((REPO / "assetroute_core" / "_registry.py").read_text())
+    private = [node.attr for node in ast.walk(tree)
+               if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+               and isinstance(node.value, (ast.Name, ast.Attribute))
+               and (getattr(node.value, "id", None) == "engine" or getattr(node.value, "attr", None) == "_engine")]
+    assert private == []
