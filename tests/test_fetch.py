@@ -28,7 +28,7 @@ import httpx
 import platformdirs
 import pytest
 
-from assetroute_core import _fetch
+from assetroute_core import _archive, _fetch
 from assetroute_core._exceptions import FetchError, RegistrySourceError, UnsafeArchiveError
 from assetroute_core._fetch import (
     CACHE_ENV_VAR,
@@ -300,13 +300,13 @@ def test_archive_extracts_only_json_and_detects_commit(
     archive = write(tmp_path / f"registry{suffix}", data)
     cache = tmp_path / "cache"
     extractions: list[Path] = []
-    real_extract = _fetch._extract
+    real_extract = _fetch.extract_json
 
     def counting_extract(archive: Path, *args: Any) -> None:  # a spy: the real code still runs
         extractions.append(archive)
         real_extract(archive, *args)
 
-    monkeypatch.setattr(_fetch, "_extract", counting_extract)
+    monkeypatch.setattr(_fetch, "extract_json", counting_extract)
 
     resolved = resolve_source(archive, cache_dir=cache)
 
@@ -333,14 +333,14 @@ def test_concurrent_extraction_of_the_same_archive_keeps_the_first(
     archive = write(tmp_path / "r.tar.gz", data)
     cache = tmp_path / "cache"
     final = cache / "extracted" / sha256(data)
-    real_extract = _fetch._extract
+    real_extract = _fetch.extract_json
 
     def racing_extract(archive: Path, dest: Path, *args: Any) -> None:
         real_extract(archive, dest, *args)
         shutil.copytree(dest, final)  # another process commits the same archive first
         write(final / TOP / "winner", b"")
 
-    monkeypatch.setattr(_fetch, "_extract", racing_extract)
+    monkeypatch.setattr(_fetch, "extract_json", racing_extract)
     resolved = resolve_source(archive, cache_dir=cache)
     assert resolved.root == (final / TOP).resolve()
     assert (resolved.root / "winner").exists()
@@ -463,10 +463,8 @@ def test_declared_size_cap(name: str, cache: Path, tmp_path: Path) -> None:
 
 
 def test_bytes_read_are_capped_even_when_the_header_lies(tmp_path: Path) -> None:
-    limits = _fetch._Limits(
-        timeout=1, max_seconds=1, max_download_bytes=1000, max_member_bytes=100, max_members=10
-    )
-    budget = _fetch._Budget(limits, "lying.zip")
+    limits = _archive.ArchiveLimits(max_member_bytes=100, max_members=10)
+    budget = _archive._Budget(limits, "lying.zip")
     parts = budget.admit("a/lie.json", "file", 10)  # declares 10 bytes ...
     assert parts == ["a", "lie.json"]
     with pytest.raises(UnsafeArchiveError, match=r"'a/lie.json'.*more than 100 bytes when read"):
