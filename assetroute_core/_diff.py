@@ -47,8 +47,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ._data import denom_key
 from ._json import dumps
-from ._loader import denom_key
 from ._models import Asset, Chain, Channel
 from ._options import BETWEEN_CHAINS_OPTIONS
 from ._overlay import Overlay

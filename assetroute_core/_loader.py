@@ -3,56 +3,53 @@
 A bad file never aborts the load: each problem becomes a :class:`QualityIssue`
 (file, problem, what was done) and everything valid beside it is kept.
 
-The registry is third-party data, so nothing in it is trusted: files are decoded
-defensively (byte-order marks, other encodings, invalid UTF-8, lone surrogates,
-duplicate keys, huge numbers, deep nesting), every field is type-checked, long text
-is cut and control characters are removed (both reported), identifiers that could
-not be real (channel ids, chain-ids, denoms) are rejected, and text that looks like
-markup or a script URL is reported but kept verbatim: it is data, never interpreted.
-
-The file system is not trusted either: a directory source is walked without ever reading outside
-its root (links are followed only when they resolve inside it; loops, dangling links, FIFOs and
-unreadable entries are reported), and ``testnets/`` is not read (another world). Chain-ids are
-assigned once every chain is read, by rules that folder order cannot sway (:func:`_assign_chain_ids`).
-The report is graded (``severity``, ``kind``) and bounded: :data:`MAX_ISSUES_PER_FILE` per file,
-:data:`MAX_ISSUES` in all (:data:`ERROR_RESERVE` of them kept for errors), the rest counted.
+The registry is third-party data, so nothing in it is trusted.  The work is split by concern:
+:mod:`._files` walks the directory without leaving its root and decodes its JSON defensively,
+:mod:`._values` turns registry values into clean text (cut, control characters removed, markup
+reported), and :mod:`._data` holds what is read and the bounded report.  This module reads the
+documents themselves: every field is type-checked and identifiers that could not be real (channel
+ids, chain-ids, denoms) are rejected.  Chain-ids are assigned once every chain is read, by rules that
+folder order cannot sway (:func:`_assign_chain_ids`); trace paths give each listed asset its identity
+and origins are followed across bridges once every assetlist is read.
 """
 
 from __future__ import annotations
 
-import codecs
-import errno
 import hashlib
-import json
 import os
 import re
-import stat
 import unicodedata
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import replace
+from typing import Any
 
+from ._data import ListedAsset, RegistryData, denom_key
+from ._files import chain_folders, folder_files, listing, os_error, read_json, resolve_entry, shown
 from ._ibc import ibc_denom, split_path
-from ._models import BridgeLink, Chain, Channel, ChannelEnd, Metadata, QualityIssue
+from ._models import BridgeLink, Chain, Channel, ChannelEnd, Metadata
 from ._overlay import Overlay
+from ._values import (
+    CONTROL_CHARS,
+    as_object,
+    brief,
+    has_format_chars,
+    json_kind,
+    logo_field,
+    missing_or,
+    str_or,
+    text_field,
+)
 
-__all__ = ["FAMILY_LINK", "ListedAsset", "RegistryData", "denom_key", "read_registry"]
+__all__ = ["FAMILY_LINK", "read_registry"]
+
 
 IBC_TRACE_TYPES = ("ibc", "ibc-cw20")
 FAMILY_LINK = "circle-family"  # the ``file`` of a link from a family's root to one member (CCTP)
 BRIDGE_TRACE_TYPES = ("bridge", "ibc-bridge")
-MAX_TEXT = 4096  # longer registry strings are cut (and reported)
 MAX_DENOM = 512  # longer base denoms are rejected (and reported)
 MAX_CHAIN_ID = 128  # longer chain-ids are rejected (and reported)
-MAX_FILE_BYTES = 32 * 1024 * 1024  # larger files are not read (the largest real one is well under 1 MB)
 MAX_HOPS = 16  # the engine unwinds at most this many hops; longer paths are reported
-MAX_NUMBER_DIGITS = 64  # longer JSON integers are kept as text (int() of > 4300 digits raises)
 MAX_ASSETS_PER_LIST = 50_000  # entries read per assetlist (the largest real one has 597); the rest reported
-MAX_ISSUES_PER_FILE = 50  # issues listed per file (per severity class: errors, the rest); then one summary
-MAX_ISSUES = 5_000  # issues listed in all, summaries included; then one final summary line
-ERROR_RESERVE = 500  # of MAX_ISSUES, kept for error-level issues: warnings cannot crowd them out
-SKIPPED_FOLDERS = ("testnets",)  # top-level folders that are not chain folders (testnets are another world)
 CHANNEL_STATUSES = ("ACTIVE", "INACTIVE", "CLOSED", "PENDING")
-URL_SCHEMES = ("https", "http", "ipfs")
 
 _UINT64_MAX = 2**64 - 1
 # ICS-024 channel ids as _IBC files write them: ASCII digits, no leading zero, a uint64.
@@ -60,444 +57,7 @@ _CHANNEL_ID = re.compile(r"channel-(0|[1-9][0-9]{0,19})")
 _PORT_ID = re.compile(r"[A-Za-z0-9._+\-#\[\]<>]{2,128}")
 _CHAIN_ID = re.compile(rf"[^\s\x00-\x1f\x7f-\x9f]{{1,{MAX_CHAIN_ID}}}")
 _CHAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")  # what a chain folder could be called
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # C0/C1 controls except \t \n \r
 _BAD_DENOM = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
-_MARKUP = re.compile(r"<\s*[A-Za-z/!?]|\b(?:java|vb)script\s*:|\bdata\s*:\s*text/html|\bon[a-z]+\s*=", re.I)
-_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
-# A JSON \u escape of a surrogate that is not itself escaped: a valid pair is kept, a lone one replaced.
-_SURROGATE_ESCAPE = re.compile(
-    r"(?<!\\)((?:\\\\)*)(\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|\\u[dD][89a-fA-F][0-9a-fA-F]{2})"
-)
-
-
-def denom_key(denom: str) -> str:
-    """Lookup key of a denom: EVM-style ``0x`` addresses compare case-insensitively."""
-    return denom.lower() if denom[:2] in ("0x", "0X") else denom
-
-
-@dataclass(frozen=True, slots=True)
-class ListedAsset:
-    """One assetlist entry, with the identity its trace path gives."""
-
-    chain_name: str
-    denom: str
-    origin_chain_name: str
-    origin_denom: str
-    trace: str
-    type_asset: str
-    metadata: Metadata
-    traces: tuple[dict[str, Any], ...]
-    file: str
-    deprecated: bool = False
-    # The path walk stopped at a hop that is not an ``_IBC`` channel: the origin came from the traces
-    # and is followed further once every assetlist is read (:func:`_follow_origins`).
-    origin_open: bool = False
-
-
-@dataclass
-class RegistryData:
-    """Everything read from disk, before indexing for lookups."""
-
-    root: str
-    chains: dict[str, Chain] = field(default_factory=dict)
-    chain_ids: dict[str, str] = field(default_factory=dict)  # chain_id -> chain_name (live wins)
-    channels: list[Channel] = field(default_factory=list)
-    ends: dict[str, dict[str, ChannelEnd]] = field(default_factory=dict)  # chain -> channel_id -> end
-    listed: dict[tuple[str, str], ListedAsset] = field(default_factory=dict)  # (chain, denom_key)
-    links: list[BridgeLink] = field(default_factory=list)
-    quality: list[QualityIssue] = field(default_factory=list)
-    quality_dropped: int = 0  # issues found but not listed (the report is capped); the summaries say where
-    fingerprint: str = ""
-    files: int = 0
-    _seen: dict[tuple[str, bool], int] = field(default_factory=dict, repr=False)  # (file, is error) -> found
-    _dropped: dict[str, list[int]] = field(default_factory=dict, repr=False)  # file -> [errors, others]
-    _dropped_overall: list[int] = field(default_factory=lambda: [0, 0], repr=False)  # [errors, others]
-
-    def issue(self, file: str, problem: str, action: str, *,
-              severity: Literal["error", "warning", "info"] = "warning", kind: str = "") -> None:
-        """Report a problem; past the caps it is only counted (see :meth:`close_report`)."""
-        error = severity == "error"
-        key = (file, error)
-        seen = self._seen[key] = self._seen.get(key, 0) + 1
-        if seen > MAX_ISSUES_PER_FILE:
-            self._dropped.setdefault(file, [0, 0])[0 if error else 1] += 1
-        elif len(self.quality) >= (MAX_ISSUES if error else MAX_ISSUES - ERROR_RESERVE):
-            self._dropped_overall[0 if error else 1] += 1
-        else:
-            self.quality.append(QualityIssue(file, problem, action, severity, kind))
-            return
-        self.quality_dropped += 1
-
-    def close_report(self) -> None:
-        """Summarise what the caps left out: a line per file over its cap, then one for the whole report."""
-        for file, (errors, others) in self._dropped.items():
-            if len(self.quality) >= MAX_ISSUES:
-                self._dropped_overall[0] += errors
-                self._dropped_overall[1] += others
-                continue
-            of_them = f" ({errors} of them errors)" if errors else ""
-            self.quality.append(QualityIssue(
-                file, f"{errors + others} more issue(s) in this file not listed{of_them}",
-                f"counted; the report lists at most {MAX_ISSUES_PER_FILE} per file",
-                "error" if errors else "warning", "issues-not-listed"))
-        self._dropped.clear()
-        errors, others = self._dropped_overall
-        if errors + others:
-            of_them = f" ({errors} of them errors)" if errors else ""
-            self.quality.append(QualityIssue(
-                "(registry)", f"{errors + others} more issue(s) not listed{of_them}",
-                f"counted; the report lists at most {MAX_ISSUES} issues", "error" if errors else "warning",
-                "issues-not-listed"))
-            self._dropped_overall = [0, 0]
-
-
-# -- values -----------------------------------------------------------------------------------
-
-
-def _obj(value: Any) -> dict[str, Any]:
-    """*value* if it is a JSON object, else an empty one."""
-    return value if isinstance(value, dict) else {}
-
-
-def _str_or(value: Any, default: str) -> str:
-    return value if isinstance(value, str) else default
-
-
-def _kind(value: Any) -> str:
-    """The JSON type of a value with its article, for messages: ``a list``, ``an object``, ``null``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return f"a {type(value).__name__}"
-
-
-def _missing_or(value: Any) -> str:
-    return "missing" if value is None else _kind(value)
-
-
-def _brief(value: Any, limit: int = 80) -> str:
-    """A short, safe rendering of a registry value for a message.
-
-    Strings are cut *before* ``repr`` (a 1 MB symbol must not be copied into the report) and
-    containers are named, not rendered (``repr`` of deeply nested JSON raises RecursionError).
-    """
-    if isinstance(value, str):
-        return repr(value[:limit]) + ("…" if len(value) > limit else "")
-    if value is None or isinstance(value, bool | int | float):
-        return repr(value)[:limit]
-    return f"<{_kind(value).split()[-1]}>"
-
-
-def _looks_like_markup(value: str) -> bool:
-    """HTML tags, event-handler attributes and script URLs (cheap pre-check, then the pattern)."""
-    return ("<" in value or ":" in value or "=" in value) and _MARKUP.search(value) is not None
-
-
-def _has_format_chars(value: str) -> bool:
-    """Invisible or direction-changing characters (Unicode category Cf: ZWSP, RLO, BOM, …)."""
-    return not value.isascii() and any(unicodedata.category(ch) == "Cf" for ch in value)
-
-
-def _text(value: Any, data: RegistryData, rel: str, where: str, *, check_markup: bool = True,
-          check_format: bool = False) -> str | None:
-    """A registry text field: ``None`` when absent; every repair is reported.
-
-    Numbers are read as text, other types ignored; control characters (but tab and line
-    breaks) are removed; text over :data:`MAX_TEXT` is cut. Markup, script URLs and
-    invisible or bidirectional characters are reported and kept verbatim: they are data.
-    """
-    if value is None:
-        return None
-    if (type(value) is str and len(value) <= MAX_TEXT and not _CONTROL.search(value)
-            and not (check_markup and _looks_like_markup(value)) and (not check_format or value.isascii())):
-        return value  # the common case
-    text: str
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        text = str(value)
-        data.issue(rel, f"{where} is a number, not a string", f"read as {text[:40]!r}")
-    elif isinstance(value, str):
-        text = value
-    else:
-        data.issue(rel, f"{where} is {_kind(value)}, not a string", "ignored")
-        return None
-    if _CONTROL.search(text):
-        text = _CONTROL.sub("", text)
-        data.issue(rel, f"{where} contains control characters", "control characters removed")
-    if len(text) > MAX_TEXT:
-        data.issue(rel, f"{where} is {len(text)} characters long", f"cut to {MAX_TEXT} characters")
-        text = text[:MAX_TEXT]
-    if check_markup and _looks_like_markup(text):
-        data.issue(rel, f"{where} contains markup or a script URL", "kept verbatim as data, never interpreted")
-    if check_format and _has_format_chars(text):
-        data.issue(rel, f"{where} contains invisible or bidirectional control characters", "kept verbatim")
-    return text
-
-
-def _uri(value: Any, data: RegistryData, rel: str, where: str) -> str | None:
-    """A logo URI: a text field whose scheme must be http(s) or ipfs (else reported, kept verbatim)."""
-    text = _text(value, data, rel, where, check_markup=False)
-    if text:
-        m = _SCHEME.match(text)
-        scheme = m.group(1).lower() if m else None
-        if scheme not in URL_SCHEMES:
-            data.issue(rel, f"{where} has {f'the URL scheme {scheme!r}' if scheme else 'no URL scheme'}",
-                       "kept verbatim as data, never interpreted")
-        elif _looks_like_markup(text):
-            data.issue(rel, f"{where} contains markup", "kept verbatim as data, never interpreted")
-    return text
-
-
-def _logo(obj: dict[str, Any], data: RegistryData, rel: str, where: str) -> str | None:
-    """``logo_URIs.png``, then ``.svg``, then the first image; every candidate is checked."""
-    candidates: list[str] = []
-    logos = obj.get("logo_URIs")
-    if logos is not None and not isinstance(logos, dict):
-        data.issue(rel, f"{where}logo_URIs is {_kind(logos)}, not an object", "ignored")
-    for key in ("png", "svg"):
-        uri = _uri(_obj(logos).get(key), data, rel, f"{where}logo_URIs.{key}")
-        if uri:
-            candidates.append(uri)
-    images = obj.get("images")
-    if images is not None and not isinstance(images, list):
-        data.issue(rel, f"{where}images is {_kind(images)}, not a list", "ignored")
-    for i, image in enumerate(images if isinstance(images, list) else ()):
-        for key in ("png", "svg"):
-            uri = _uri(_obj(image).get(key), data, rel, f"{where}images[{i}].{key}")
-            if uri:
-                candidates.append(uri)
-    return candidates[0] if candidates else None
-
-
-# -- files ------------------------------------------------------------------------------------
-
-
-def _decode(raw: bytes, rel: str, data: RegistryData) -> str:
-    """The text of a JSON file: UTF-8 as the registry writes it, anything else repaired and reported."""
-    if raw.startswith(codecs.BOM_UTF8):
-        data.issue(rel, "file starts with a UTF-8 byte-order mark", "mark ignored")
-        raw = raw[len(codecs.BOM_UTF8):]
-    else:
-        encoding = json.detect_encoding(raw)
-        if encoding.startswith(("utf-16", "utf-32")):
-            data.issue(rel, f"file is {encoding.upper()}, not UTF-8", "decoded")
-            return raw.decode(encoding, errors="replace").lstrip("\ufeff")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        data.issue(rel, f"invalid UTF-8 at byte {exc.start}", "invalid bytes replaced with U+FFFD")
-        return raw.decode("utf-8", errors="replace")
-
-
-def _parse(text: str, rel: str, data: RegistryData) -> Any:
-    """``json.loads`` that reports duplicate keys, lone surrogates and huge numbers, and never raises."""
-    lone = 0
-
-    def fix_surrogate(m: re.Match[str]) -> str:
-        nonlocal lone
-        if len(m.group(2)) == 12:  # a valid pair
-            return m.group(0)
-        lone += 1
-        return m.group(1) + "\\ufffd"
-
-    if "\\u" in text:
-        text = _SURROGATE_ESCAPE.sub(fix_surrogate, text)
-    duplicates: list[str] = []
-    huge: list[int] = []
-
-    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        obj = dict(pairs)
-        if len(obj) != len(pairs) and len(duplicates) < 3:
-            seen: set[str] = set()
-            for k, _ in pairs:
-                if k in seen:
-                    duplicates.append(k)
-                seen.add(k)
-        return obj
-
-    def parse_int(digits: str) -> int | str:
-        if len(digits) > MAX_NUMBER_DIGITS:
-            huge.append(len(digits))
-            return digits
-        return int(digits)
-
-    try:
-        doc = json.loads(text, strict=False, object_pairs_hook=pairs_hook, parse_int=parse_int)
-    except RecursionError:
-        data.issue(rel, "invalid JSON: nested too deeply", "file skipped")
-        return None
-    except ValueError as exc:
-        data.issue(rel, f"invalid JSON: {str(exc)[:200]}", "file skipped")
-        return None
-    if lone:
-        data.issue(rel, f"{lone} lone UTF-16 surrogate escape(s) (invalid Unicode)", "replaced with U+FFFD")
-    if duplicates:
-        data.issue(rel, f"duplicate key(s) {', '.join(repr(k[:40]) for k in duplicates[:3])} in one object",
-                   "the last value is used")
-    if huge:
-        data.issue(rel, f"a number with {max(huge)} digits", "kept as text")
-    return doc
-
-
-def _os_error(exc: OSError) -> str:
-    return exc.strerror or type(exc).__name__
-
-
-def _read_json(path: str, rel: str, data: RegistryData, digest: Any) -> Any:
-    """The parsed JSON of a regular file (already resolved inside the root), or ``None`` (reported)."""
-    try:
-        # O_NONBLOCK: should the file have become a FIFO since it was checked, opening it must not hang.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-        with open(fd, "rb") as f:
-            st = os.fstat(f.fileno())
-            if not stat.S_ISREG(st.st_mode):
-                data.issue(rel, "not a regular file", "file skipped", severity="error", kind="not-a-file")
-                return None
-            if st.st_size > MAX_FILE_BYTES:
-                data.issue(rel, f"file is {st.st_size} bytes (limit {MAX_FILE_BYTES})", "file skipped")
-                return None
-            raw = f.read(st.st_size + 1)  # one byte more than it should hold: a growing file is noticed
-    except OSError as exc:
-        data.issue(rel, f"unreadable: {_os_error(exc)}", "file skipped", severity="error", kind="unreadable")
-        return None
-    if len(raw) > st.st_size:
-        data.issue(rel, "file grew while being read", "file skipped", severity="error", kind="unreadable")
-        return None
-    digest.update(rel.encode() + b"\0" + hashlib.sha256(raw).digest())
-    data.files += 1
-    text = _decode(raw, rel, data)
-    if not text.strip():
-        data.issue(rel, "empty file", "file skipped")
-        return None
-    return _parse(text, rel, data)
-
-
-# -- the file system --------------------------------------------------------------------------
-#
-# A directory source is walked without ever leaving its root. Plain files and folders are used as
-# they are (their parent is already inside the root). A symbolic link is followed only when it
-# resolves inside the resolved root: a link out of the root (``leak/chain.json`` -> a file elsewhere,
-# ``_IBC`` -> ``/``), a loop, a dangling link, a FIFO, socket or device, and anything the process may
-# not list or read are each one error-level issue naming the entry (never its target), and skipped.
-
-
-def _shown(rel: str) -> str:
-    """*rel* as the report can carry it: undecodable file-name bytes become U+FFFD."""
-    return rel.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-
-
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root if root.endswith(os.sep) else root + os.sep)
-
-
-def _listing(path: str, rel: str, data: RegistryData) -> list[os.DirEntry[str]]:
-    """The entries of a folder sorted by name; none (reported) when it cannot be listed."""
-    try:
-        with os.scandir(path) as entries:
-            return sorted(entries, key=lambda e: e.name)
-    except OSError as exc:
-        data.issue(_shown(rel), f"unreadable folder: {_os_error(exc)}", "folder skipped", severity="error",
-                   kind="unreadable")
-        return []
-
-
-def _resolve(entry: os.DirEntry[str], rel: str, root: str, data: RegistryData) -> tuple[str, bool] | None:
-    """(resolved path, is a folder) of a folder entry; ``None`` (reported) when it must not be read."""
-    shown = _shown(rel)
-    try:
-        if not entry.is_symlink():
-            if entry.is_dir(follow_symlinks=False):
-                return entry.path, True
-            if entry.is_file(follow_symlinks=False):
-                return entry.path, False
-            mode = entry.stat(follow_symlinks=False).st_mode
-            real = entry.path
-        else:
-            try:
-                real = os.path.realpath(entry.path, strict=True)
-            except OSError as exc:
-                if exc.errno == errno.ELOOP:
-                    problem, kind = "symbolic link loop", "symlink-loop"
-                elif exc.errno in (errno.ENOENT, errno.ENOTDIR):
-                    problem, kind = "dangling symbolic link (its target does not exist)", "dangling-symlink"
-                else:
-                    problem, kind = f"unreadable: {_os_error(exc)}", "unreadable"
-                data.issue(shown, problem, "skipped", severity="error", kind=kind)
-                return None
-            if not _inside(real, root):
-                data.issue(shown, "symbolic link to a path outside the registry", "skipped: never read",
-                           severity="error", kind="symlink-outside-root")
-                return None
-            mode = os.stat(real).st_mode
-    except OSError as exc:
-        data.issue(shown, f"unreadable: {_os_error(exc)}", "skipped", severity="error", kind="unreadable")
-        return None
-    if stat.S_ISDIR(mode):
-        return real, True
-    if stat.S_ISREG(mode):
-        return real, False
-    data.issue(shown, "neither a regular file nor a folder (a FIFO, socket or device)", "skipped: never read",
-               severity="error", kind="not-a-file")
-    return None
-
-
-def _chain_folders(root: str, data: RegistryData) -> tuple[list[tuple[str, str, str]], str | None]:
-    """(folder name, resolved path, relative path) of every chain folder, cosmos then non-cosmos,
-    and the resolved ``_IBC`` folder. ``testnets/`` is another world (SPEC §1): never read here.
-    """
-    folders: list[tuple[str, str, str]] = []
-    special: dict[str, str] = {}
-    top = _listing(root, ".", data)
-    for entry in top:
-        name = entry.name
-        if name in ("_IBC", "_non-cosmos"):
-            resolved = _resolve(entry, name, root, data)
-            if resolved is not None and resolved[1]:
-                special[name] = resolved[0]
-            elif resolved is not None:
-                data.issue(name, "is a file, not a folder", "skipped")
-            continue
-        if name.startswith((".", "_")) or name in SKIPPED_FOLDERS:
-            continue
-        resolved = _resolve(entry, name, root, data)
-        if resolved is not None and resolved[1]:
-            folders.append((name, resolved[0], name))
-    if "_non-cosmos" in special:
-        for entry in _listing(special["_non-cosmos"], "_non-cosmos", data):
-            if not entry.name.startswith((".", "_")):
-                rel = "_non-cosmos/" + entry.name
-                resolved = _resolve(entry, rel, root, data)
-                if resolved is not None and resolved[1]:
-                    folders.append((entry.name, resolved[0], rel))
-    good = []
-    for name, path, rel in folders:
-        if _shown(name) != name or _CONTROL.search(name):
-            data.issue(_shown(rel), "folder name is not valid UTF-8 text or holds control characters",
-                       "folder skipped")
-        else:
-            good.append((name, path, rel))
-    return good, special.get("_IBC")
-
-
-def _folder_files(path: str, rel: str, root: str, data: RegistryData) -> dict[str, str]:
-    """Resolved paths of a chain folder's ``chain.json`` and ``assetlist.json`` (those that can be read)."""
-    out = {}
-    for entry in _listing(path, rel, data):
-        if entry.name in ("chain.json", "assetlist.json"):
-            resolved = _resolve(entry, f"{rel}/{entry.name}", root, data)
-            if resolved is not None and resolved[1]:
-                data.issue(f"{rel}/{entry.name}", "is a folder, not a file", "skipped")
-            elif resolved is not None:
-                out[entry.name] = resolved[0]
-    return out
 
 
 def read_registry(root: str | os.PathLike[str], overlay: Overlay) -> RegistryData:
@@ -509,22 +69,22 @@ def read_registry(root: str | os.PathLike[str], overlay: Overlay) -> RegistryDat
     try:
         real_root = os.path.realpath(root, strict=True)
     except OSError as exc:
-        data.issue(".", f"unreadable registry root: {_os_error(exc)}", "nothing loaded", severity="error",
+        data.issue(".", f"unreadable registry root: {os_error(exc)}", "nothing loaded", severity="error",
                    kind="unreadable")
         data.close_report()
         return data
 
-    chain_folders, ibc_dir = _chain_folders(real_root, data)
-    for folder, path, rel in chain_folders:
+    folders_found, ibc_dir = chain_folders(real_root, data)
+    for folder, path, rel in folders_found:
         if folder in folders:
             data.issue(rel, f"chain folder {folder!r} exists twice ({folders[folder]}/ and {rel}/)",
                        "the second one skipped")
             continue
         folders[folder] = rel
-        files = _folder_files(path, rel, real_root, data)
+        files = folder_files(path, rel, real_root, data)
         chain_doc = None
         if "chain.json" in files:
-            chain_doc = _read_json(files["chain.json"], rel + "/chain.json", data, digest)
+            chain_doc = read_json(files["chain.json"], rel + "/chain.json", data, digest)
             if chain_doc is not None:
                 _add_chain(folder, chain_doc, rel + "/chain.json", overlay, data)
         elif folder in overlay.evm_chains:
@@ -535,7 +95,7 @@ def read_registry(root: str | os.PathLike[str], overlay: Overlay) -> RegistryDat
                 data,
             )
         if "assetlist.json" in files:
-            doc = _read_json(files["assetlist.json"], rel + "/assetlist.json", data, digest)
+            doc = read_json(files["assetlist.json"], rel + "/assetlist.json", data, digest)
             entries = doc.get("assets") if isinstance(doc, dict) else None
             if isinstance(entries, list) and len(entries) > MAX_ASSETS_PER_LIST:
                 data.issue(rel + "/assetlist.json", f"assetlist has {len(entries)} entries "
@@ -552,21 +112,21 @@ def read_registry(root: str | os.PathLike[str], overlay: Overlay) -> RegistryDat
 
     if ibc_dir is not None:
         ibc_docs: list[tuple[bool, str, Any]] = []
-        for entry in _listing(ibc_dir, "_IBC", data):
+        for entry in listing(ibc_dir, "_IBC", data):
             if not entry.name.endswith(".json"):
                 continue
-            rel = _shown("_IBC/" + entry.name)
-            resolved = _resolve(entry, rel, real_root, data)
+            rel = shown("_IBC/" + entry.name)
+            resolved = resolve_entry(entry, rel, real_root, data)
             if resolved is None:
                 continue
             if resolved[1]:
                 data.issue(rel, "is a folder, not a file", "skipped")
                 continue
-            doc = _read_json(resolved[0], rel, data, digest)
+            doc = read_json(resolved[0], rel, data, digest)
             if doc is not None:
                 expected = _ibc_file_name(doc)
                 if expected is not None and expected != entry.name:
-                    data.issue(rel, f"file name does not match its chains (expected {_brief(expected)})",
+                    data.issue(rel, f"file name does not match its chains (expected {brief(expected)})",
                                "read after the files named for their chains")
                 ibc_docs.append((expected != entry.name, rel, doc))
         # Files named <chain_1>-<chain_2>.json first: a stray file cannot take over their channel ids.
@@ -593,7 +153,7 @@ def _chain_id(value: Any, rel: str, data: RegistryData) -> str | None:
         return None
     stripped = value.strip()
     if stripped != value and stripped:
-        data.issue(rel, f"chain_id {_brief(value)} has surrounding whitespace", f"read as {_brief(stripped)}")
+        data.issue(rel, f"chain_id {brief(value)} has surrounding whitespace", f"read as {brief(stripped)}")
     return stripped if _CHAIN_ID.fullmatch(stripped) else None
 
 
@@ -603,27 +163,27 @@ def _add_chain(folder: str, doc: Any, rel: str, overlay: Overlay, data: Registry
         return
     name = doc.get("chain_name")
     if name != folder:
-        data.issue(rel, f"chain_name {_brief(name)} differs from its folder {folder!r}", "keyed by folder name")
+        data.issue(rel, f"chain_name {brief(name)} differs from its folder {folder!r}", "keyed by folder name")
     raw_type = doc.get("chain_type")
     if not isinstance(raw_type, str):
-        data.issue(rel, f"chain_type is {_missing_or(raw_type)}",
+        data.issue(rel, f"chain_type is {missing_or(raw_type)}",
                    "treated as 'unknown' (not routable)")
-    raw_type = _str_or(raw_type, "unknown")
+    raw_type = str_or(raw_type, "unknown")
     chain_type = {"cosmos": "cosmos", "eip155": "evm"}.get(raw_type, raw_type[:40])
     raw_id = doc.get("chain_id")
     chain_id = _chain_id(raw_id, rel, data)
     if chain_id is None:
         if chain_type in ("cosmos", "evm"):
-            data.issue(rel, f"missing or invalid chain_id {_brief(raw_id)}", "chain not routable")
+            data.issue(rel, f"missing or invalid chain_id {brief(raw_id)}", "chain not routable")
         chain_id = ""
     status = doc.get("status")
     if status not in ("live", "killed", "upcoming"):
-        data.issue(rel, f"unknown status {_brief(status)}", "treated as not live")
-        status = _CONTROL.sub("", status[:40]) if isinstance(status, str) and status else "unknown"
-    pretty = _text(doc.get("pretty_name"), data, rel, "pretty_name", check_format=True) or folder
-    bech32 = _text(doc.get("bech32_prefix"), data, rel, "bech32_prefix")
+        data.issue(rel, f"unknown status {brief(status)}", "treated as not live")
+        status = CONTROL_CHARS.sub("", status[:40]) if isinstance(status, str) and status else "unknown"
+    pretty = text_field(doc.get("pretty_name"), data, rel, "pretty_name", check_format=True) or folder
+    bech32 = text_field(doc.get("bech32_prefix"), data, rel, "bech32_prefix")
     chain = Chain(folder, chain_id, pretty, chain_type, status, overlay.pfm.get(folder, False),
-                  _logo(doc, data, rel, ""), bech32, rel)
+                  logo_field(doc, data, rel, ""), bech32, rel)
     _register_chain(chain, data)
 
 
@@ -660,7 +220,7 @@ def _assign_chain_ids(data: RegistryData) -> None:
         if chain.chain_id:
             claims.setdefault(chain.chain_id, []).append(chain)
     for chain_id, claimants in claims.items():
-        shown = _brief(chain_id)
+        shown = brief(chain_id)
         if _is_numeric_id(chain_id):
             evm = [c for c in claimants if c.chain_type == "evm"]
             if evm:
@@ -749,7 +309,7 @@ def _report_lookalike_chain_ids(data: RegistryData) -> None:
                 how = "Unicode normalisation (NFKC)"
             else:
                 how = "look-alike characters"
-            pretty = (f", and reuses its pretty name {_brief(ref.pretty_name, 60)}"
+            pretty = (f", and reuses its pretty name {brief(ref.pretty_name, 60)}"
                       if c.pretty_name.casefold() == ref.pretty_name.casefold() else "")
             data.issue(c.file or c.chain_name,
                        f"chain_id {c.chain_id[:60]!a} of {c.chain_name!r} differs from {ref.chain_id[:60]!a} "
@@ -763,7 +323,7 @@ def _report_lookalike_chain_ids(data: RegistryData) -> None:
 
 def _ibc_file_name(doc: Any) -> str | None:
     """``<chain_1>-<chain_2>.json``, the name the registry gives an _IBC file, if *doc* names both chains."""
-    names = [_obj(_obj(doc).get(key)).get("chain_name") for key in ("chain_1", "chain_2")]
+    names = [as_object(as_object(doc).get(key)).get("chain_name") for key in ("chain_1", "chain_2")]
     if all(isinstance(n, str) for n in names):
         return f"{names[0]}-{names[1]}.json"
     return None
@@ -789,7 +349,7 @@ def _add_ibc_file(doc: Any, rel: str, data: RegistryData) -> None:
             data.issue(rel, f"{key} has no chain_name", "file skipped")
             return
         if name not in data.chains:
-            data.issue(rel, f"{key} names unknown chain {_brief(name)}", "file skipped")
+            data.issue(rel, f"{key} names unknown chain {brief(name)}", "file skipped")
             return
         sides.append(name)
     c1, c2 = sides
@@ -798,7 +358,7 @@ def _add_ibc_file(doc: Any, rel: str, data: RegistryData) -> None:
         return
     channels = doc.get("channels")
     if not isinstance(channels, list):
-        data.issue(rel, f"channels is {_missing_or(channels)}, not a list",
+        data.issue(rel, f"channels is {missing_or(channels)}, not a list",
                    "file skipped")
         return
     for i, ch in enumerate(channels):
@@ -812,18 +372,18 @@ def _add_ibc_file(doc: Any, rel: str, data: RegistryData) -> None:
             continue
         if not all(_is_channel_id(x) for x in ids):
             data.issue(rel, f"channels[{i}] has a wildcard or malformed channel id "
-                       f"{_brief(ids[0], 40)}/{_brief(ids[1], 40)}", "channel ignored")
+                       f"{brief(ids[0], 40)}/{brief(ids[1], 40)}", "channel ignored")
             continue
         if any("*" in p for p in ports):
-            data.issue(rel, f"channels[{i}] has a wildcard port {_brief(ports[0], 40)}/{_brief(ports[1], 40)}",
+            data.issue(rel, f"channels[{i}] has a wildcard port {brief(ports[0], 40)}/{brief(ports[1], 40)}",
                        "channel ignored")
             continue
         if not all(_PORT_ID.fullmatch(p) for p in ports):
-            data.issue(rel, f"channels[{i}] has a malformed port id {_brief(ports[0], 40)}/{_brief(ports[1], 40)}",
+            data.issue(rel, f"channels[{i}] has a malformed port id {brief(ports[0], 40)}/{brief(ports[1], 40)}",
                        "channel ignored")
             continue
         status, preferred = _tags(ch.get("tags"), rel, f"channels[{i}]", data)
-        version = _text(ch.get("version"), data, rel, f"channels[{i}].version", check_markup=False) or ""
+        version = text_field(ch.get("version"), data, rel, f"channels[{i}].version", check_markup=False) or ""
         transfer = _is_transfer_pair(ports[0], ports[1])
         taken = [(chain, cid) for chain, cid in ((c1, ids[0]), (c2, ids[1])) if cid in data.ends.get(chain, {})]
         if transfer and taken:
@@ -843,16 +403,16 @@ def _add_ibc_file(doc: Any, rel: str, data: RegistryData) -> None:
 def _tags(raw: Any, rel: str, where: str, data: RegistryData) -> tuple[str | None, bool | None]:
     """(status, preferred) of a channel's ``tags``; anything unexpected is reported and treated as absent."""
     if raw is not None and not isinstance(raw, dict):
-        data.issue(rel, f"{where}.tags is {_kind(raw)}, not an object", "treated as untagged")
-    tags = _obj(raw)
+        data.issue(rel, f"{where}.tags is {json_kind(raw)}, not an object", "treated as untagged")
+    tags = as_object(raw)
     status = tags.get("status")
     if status is not None and status not in CHANNEL_STATUSES:
-        data.issue(rel, f"{where}.tags.status {_brief(status, 40)} is not one of {', '.join(CHANNEL_STATUSES)}",
+        data.issue(rel, f"{where}.tags.status {brief(status, 40)} is not one of {', '.join(CHANNEL_STATUSES)}",
                    "treated as untagged (usable)")
         status = None
     preferred = tags.get("preferred")
     if preferred is not None and not isinstance(preferred, bool):
-        data.issue(rel, f"{where}.tags.preferred is {_kind(preferred)}, not a boolean", "treated as absent")
+        data.issue(rel, f"{where}.tags.preferred is {json_kind(preferred)}, not a boolean", "treated as absent")
         preferred = None
     return status, preferred
 
@@ -871,7 +431,7 @@ def _decimals(asset: dict[str, Any], rel: str, where: str, data: RegistryData) -
     display = asset.get("display")
     units = asset.get("denom_units")
     if not isinstance(units, list):
-        data.issue(rel, f"{where} denom_units is {_missing_or(units)}, not a list",
+        data.issue(rel, f"{where} denom_units is {missing_or(units)}, not a list",
                    "decimals unknown")
         return None
     if not isinstance(display, str):
@@ -881,7 +441,7 @@ def _decimals(asset: dict[str, Any], rel: str, where: str, data: RegistryData) -
             exp = unit.get("exponent")
             if isinstance(exp, int) and not isinstance(exp, bool) and 0 <= exp <= 36:
                 return exp
-            data.issue(rel, f"{where} display unit has exponent {_brief(exp, 40)}", "decimals unknown")
+            data.issue(rel, f"{where} display unit has exponent {brief(exp, 40)}", "decimals unknown")
             return None
     return None
 
@@ -892,13 +452,13 @@ def _base(value: Any, rel: str, where: str, data: RegistryData) -> str | None:
         data.issue(rel, f"{where} base is a number ({value}), not a string", f"read as '{value}'")
         value = str(value)
     if not isinstance(value, str) or not value or len(value) > MAX_DENOM:
-        data.issue(rel, f"{where} has no valid base denom ({_brief(value, 60)})", "asset skipped")
+        data.issue(rel, f"{where} has no valid base denom ({brief(value, 60)})", "asset skipped")
         return None
     if _BAD_DENOM.search(value):
-        data.issue(rel, f"{where} base {_brief(value)} contains whitespace or control characters", "asset skipped")
+        data.issue(rel, f"{where} base {brief(value)} contains whitespace or control characters", "asset skipped")
         return None
-    if _has_format_chars(value):
-        data.issue(rel, f"{where} base {_brief(value)} contains invisible or bidirectional control characters",
+    if has_format_chars(value):
+        data.issue(rel, f"{where} base {brief(value)} contains invisible or bidirectional control characters",
                    "kept verbatim")
     return value
 
@@ -908,7 +468,7 @@ def _add_assetlist(folder: str, doc: Any, rel: str, overlay: Overlay, data: Regi
         data.issue(rel, "assetlist has no assets list", "file skipped")
         return
     if doc.get("chain_name") != folder:
-        data.issue(rel, f"chain_name {_brief(doc.get('chain_name'))} differs from its folder {folder!r}",
+        data.issue(rel, f"chain_name {brief(doc.get('chain_name'))} differs from its folder {folder!r}",
                    "keyed by folder name")
     normal_forms: dict[str, str] = {}
     for i, asset in enumerate(doc["assets"]):
@@ -921,38 +481,39 @@ def _add_assetlist(folder: str, doc: Any, rel: str, overlay: Overlay, data: Regi
             continue
         key = (folder, denom_key(base))
         if key in data.listed:
-            data.issue(rel, f"base {_brief(base, 100)} is listed twice", "first entry kept")
+            data.issue(rel, f"base {brief(base, 100)} is listed twice", "first entry kept")
             continue
         nfc = unicodedata.normalize("NFC", base)
         twin = normal_forms.setdefault(nfc, base)
         if twin != base:
-            data.issue(rel, f"base {_brief(base)} and {_brief(twin)} differ only in Unicode normalization",
+            data.issue(rel, f"base {brief(base)} and {brief(twin)} differ only in Unicode normalization",
                        "both kept, as distinct denoms")
-        where = f"{where} ({_brief(base, 60)})"
-        symbol = _text(asset.get("symbol"), data, rel, f"{where} symbol", check_format=True)
+        where = f"{where} ({brief(base, 60)})"
+        symbol = text_field(asset.get("symbol"), data, rel, f"{where} symbol", check_format=True)
         if not symbol:
-            data.issue(rel, f"{_brief(base, 100)} has no symbol", "asset skipped")
+            data.issue(rel, f"{brief(base, 100)} has no symbol", "asset skipped")
             continue
-        name = _text(asset.get("name"), data, rel, f"{where} name", check_format=True) or symbol
+        name = text_field(asset.get("name"), data, rel, f"{where} name", check_format=True) or symbol
         type_asset = asset.get("type_asset")
         if not isinstance(type_asset, str):
-            data.issue(rel, f"{where} type_asset is {_missing_or(type_asset)}",
+            data.issue(rel, f"{where} type_asset is {missing_or(type_asset)}",
                        "treated as 'unknown'")
             type_asset = "unknown"
         type_asset = type_asset[:40]
         traces = _traces(asset.get("traces"), rel, where, base, data)
-        address = _text(asset.get("address"), data, rel, f"{where} address")
+        address = text_field(asset.get("address"), data, rel, f"{where} address")
         deprecated = asset.get("deprecated")
         if deprecated is not None and not isinstance(deprecated, bool):
-            data.issue(rel, f"{where} deprecated is {_kind(deprecated)}, not a boolean", "treated as not deprecated")
+            data.issue(rel, f"{where} deprecated is {json_kind(deprecated)}, not a boolean",
+                       "treated as not deprecated")
         metadata = Metadata(
             symbol=symbol,
             name=name,
-            logo_uri=_logo(asset, data, rel, f"{where} "),
+            logo_uri=logo_field(asset, data, rel, f"{where} "),
             decimals=_decimals(asset, rel, where, data),
             token_contract=address if type_asset in ("cw20", "erc20", "snip20", "snip25") and address else None,
-            description=_text(asset.get("description"), data, rel, f"{where} description"),
-            coingecko_id=_text(asset.get("coingecko_id"), data, rel, f"{where} coingecko_id"),
+            description=text_field(asset.get("description"), data, rel, f"{where} description"),
+            coingecko_id=text_field(asset.get("coingecko_id"), data, rel, f"{where} coingecko_id"),
         )
         identity = _identity(folder, base, traces, rel, data)
         if identity is None:
@@ -967,15 +528,15 @@ def _traces(raw: Any, rel: str, where: str, base: str, data: RegistryData) -> tu
     if raw is None or (isinstance(raw, list) and not raw):
         return ()
     if not isinstance(raw, list):
-        data.issue(rel, f"{_brief(base, 100)} has traces that are not a list", "traces ignored")
+        data.issue(rel, f"{brief(base, 100)} has traces that are not a list", "traces ignored")
         return ()
     if not isinstance(raw[-1], dict):
         # The last trace describes the asset: without it the others would describe the wrong one.
-        data.issue(rel, f"{where} last trace is {_kind(raw[-1])}, not an object", "traces ignored")
+        data.issue(rel, f"{where} last trace is {json_kind(raw[-1])}, not an object", "traces ignored")
         return ()
     for j, t in enumerate(raw):
         if not isinstance(t, dict):
-            data.issue(rel, f"{where} traces[{j}] is {_kind(t)}, not an object", "trace ignored")
+            data.issue(rel, f"{where} traces[{j}] is {json_kind(t)}, not an object", "trace ignored")
     return tuple(t for t in raw if isinstance(t, dict))
 
 
@@ -992,12 +553,12 @@ def _identity(chain: str, base: str, traces: tuple[dict[str, Any], ...], rel: st
     ttype = last.get("type") if last else None
     if not base.startswith("ibc/") or ttype not in (*IBC_TRACE_TYPES, "ibc-bridge"):
         if base.startswith("ibc/") and ttype not in (*IBC_TRACE_TYPES, "ibc-bridge"):
-            data.issue(rel, f"{_brief(base, 100)} is an ibc/ denom without an ibc trace", "asset skipped")
+            data.issue(rel, f"{brief(base, 100)} is an ibc/ denom without an ibc trace", "asset skipped")
             return None
         return (chain, base, "", False)
     assert last is not None
-    side = _obj(last.get("chain"))
-    counterparty = _obj(last.get("counterparty"))
+    side = as_object(last.get("chain"))
+    counterparty = as_object(last.get("counterparty"))
     path = side.get("path")
     if not isinstance(path, str) or not path:
         data.issue(rel, f"{base} has an ibc trace without a path", "asset skipped")
@@ -1009,11 +570,11 @@ def _identity(chain: str, base: str, traces: tuple[dict[str, Any], ...], rel: st
         return None
     for key in ("chain_name", "base_denom"):
         if key in counterparty and not isinstance(counterparty[key], str):
-            data.issue(rel, f"{base}: last trace counterparty.{key} is {_kind(counterparty[key])}, not a string",
+            data.issue(rel, f"{base}: last trace counterparty.{key} is {json_kind(counterparty[key])}, not a string",
                        "ignored; identity taken from the path")
     cp_base = counterparty.get("base_denom")
     if isinstance(cp_base, str) and len(pairs) == 2 and cp_base != tail:
-        data.issue(rel, f"{base}: path tail {_brief(tail)} differs from counterparty base_denom {_brief(cp_base)}",
+        data.issue(rel, f"{base}: path tail {brief(tail)} differs from counterparty base_denom {brief(cp_base)}",
                    "identity taken from the path")
     hops = len(pairs) // 2
     if hops > MAX_HOPS:
@@ -1056,7 +617,7 @@ def _identity(chain: str, base: str, traces: tuple[dict[str, Any], ...], rel: st
         return None
     if origin not in data.chains:
         if not _CHAIN_NAME.fullmatch(origin):
-            data.issue(rel, f"{base}: origin chain {_brief(origin)} is not a chain name", "asset skipped")
+            data.issue(rel, f"{base}: origin chain {brief(origin)} is not a chain name", "asset skipped")
             return None
         data.issue(rel, f"{base}: origin chain {origin!r} is not in the registry", "kept; origin chain-id unknown")
     return (origin, tail, trace, True)
@@ -1081,13 +642,13 @@ def _follow_origins(data: RegistryData) -> None:
         if done is not None:
             return done
         result = listed.origin_chain_name
-        cp = _obj(listed.traces[-1].get("counterparty")) if listed.traces else {}
+        cp = as_object(listed.traces[-1].get("counterparty")) if listed.traces else {}
         cp_chain, cp_base = cp.get("chain_name"), cp.get("base_denom")
         if isinstance(cp_chain, str) and isinstance(cp_base, str) and cp_base.startswith("ibc/"):
             nxt = (cp_chain, denom_key(cp_base))
             if nxt == key or nxt in trail or len(trail) > MAX_HOPS:
-                data.issue(listed.file, f"{_brief(listed.denom, 100)}: its traces point back to "
-                           f"{_brief(cp_base, 60)} on {cp_chain!r} in a cycle", "origin taken from the first trace")
+                data.issue(listed.file, f"{brief(listed.denom, 100)}: its traces point back to "
+                           f"{brief(cp_base, 60)} on {cp_chain!r} in a cycle", "origin taken from the first trace")
             elif nxt in data.listed:
                 result = origin_of(nxt, [*trail, key])
         resolved[key] = result
@@ -1105,7 +666,7 @@ def _counterparts(data: RegistryData) -> dict[tuple[str, str], tuple[str, str]]:
     out = {}
     for key, listed in data.listed.items():
         last = listed.traces[-1] if listed.traces else {}
-        cp = _obj(last.get("counterparty"))
+        cp = as_object(last.get("counterparty"))
         if (last.get("type") not in IBC_TRACE_TYPES and isinstance(cp.get("chain_name"), str)
                 and isinstance(cp.get("base_denom"), str)):
             out[key] = (cp["chain_name"], denom_key(cp["base_denom"]))
@@ -1118,7 +679,7 @@ def _report_trace_loops(data: RegistryData) -> set[tuple[str, str]]:
     selves = {key for key, other in pointers.items() if key == other}
     for key in sorted(selves):
         listed = data.listed[key]
-        data.issue(listed.file, f"{_brief(listed.denom, 100)}: its last trace names the asset itself as the "
+        data.issue(listed.file, f"{brief(listed.denom, 100)}: its last trace names the asset itself as the "
                    "counterparty", "no bridge link")
     reported: set[tuple[str, str]] = set(selves)
     for start in pointers:
@@ -1148,11 +709,11 @@ def _add_links(overlay: Overlay, data: RegistryData) -> None:
             continue
         last = listed.traces[-1]
         cp = last.get("counterparty") if isinstance(last.get("counterparty"), dict) else None
-        provider = _str_or(last.get("provider"), "")
+        provider = str_or(last.get("provider"), "")
         ttype = last.get("type")
         if cp is None or not isinstance(cp.get("chain_name"), str) or not isinstance(cp.get("base_denom"), str):
             if ttype in BRIDGE_TRACE_TYPES or ttype == "additional-mintage":
-                data.issue(listed.file, f"{_brief(listed.denom, 100)}: {ttype} trace without a counterparty "
+                data.issue(listed.file, f"{brief(listed.denom, 100)}: {ttype} trace without a counterparty "
                            "chain_name and base_denom", "no bridge link")
             continue
         other = (cp["chain_name"], cp["base_denom"])
@@ -1175,3 +736,4 @@ def _unwinds_over_ibc(listed: ListedAsset, data: RegistryData) -> bool:
     parts = listed.trace.split("/")
     end = data.ends.get(listed.chain_name, {}).get(parts[1]) if len(parts) >= 2 else None
     return end is not None and end.port == parts[0]
+

@@ -36,8 +36,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from ._data import ListedAsset, RegistryData, denom_key
 from ._ibc import ibc_denom, send_trace
-from ._loader import FAMILY_LINK, ListedAsset, RegistryData, denom_key
+from ._loader import FAMILY_LINK
 from ._models import Asset, Chain, ChannelEnd, Hop, Metadata, Route
 from ._overlay import Overlay
 

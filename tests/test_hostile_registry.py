@@ -35,11 +35,18 @@ import orjson
 import pytest
 
 import assetroute_core as ar
-from assetroute_core import _loader
+from assetroute_core import _data, _files, _loader, _values
 from assetroute_core._ibc import split_path
 
 REPO = Path(__file__).resolve().parents[1]
 LOAD_BOUND_S = 5.0  # one tiny registry loads in milliseconds; this only catches a runaway
+
+LIMIT_MODULES = (_loader, _files, _values, _data)  # where the loader's caps live (a case may lower one)
+
+
+def limit_module(name: str) -> Any:
+    """The module that defines the cap *name*."""
+    return next(m for m in LIMIT_MODULES if hasattr(m, name))
 
 # -- the clean base ---------------------------------------------------------------------------
 
@@ -619,7 +626,7 @@ def test_the_clean_base_is_clean_and_routes(clean: ar.Registry) -> None:
 def test_damage_is_reported_and_nothing_else_changes(case: Damage, corpus: dict[str, Path], clean: ar.Registry,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     for name, value in case.limits.items():
-        monkeypatch.setattr(_loader, name, value)
+        monkeypatch.setattr(limit_module(name), name, value)
     reg, seconds = load_bounded(corpus[case.id])
     assert seconds < LOAD_BOUND_S, f"{case.id}: load took {seconds:.1f} s"
 
@@ -649,7 +656,7 @@ def test_damage_is_reported_and_nothing_else_changes(case: Damage, corpus: dict[
         elif key[0] not in case.touched:
             assert after.listed.get(key) == listed, key
     for key in case.added:
-        assert _loader.denom_key(key[1]) in {k[1] for k in after.listed if k[0] == key[0]}, f"{key} should be kept"
+        assert _data.denom_key(key[1]) in {k[1] for k in after.listed if k[0] == key[0]}, f"{key} should be kept"
     new = {k for k in after.listed if k not in before.listed and k[0] not in case.touched}
     assert new <= case.added, new - case.added
     # The same provenance counts, except the ones the case explains.
@@ -705,13 +712,13 @@ def test_text_over_max_text_is_cut_and_reported(corpus: dict[str, Path]) -> None
     huge = reg.find_asset("gamma-1", "uhuge")
     assert huge is not None and huge.metadata is not None
     m = huge.metadata
-    assert (m.symbol, m.name, m.description) == ("S" * _loader.MAX_TEXT, "N" * _loader.MAX_TEXT,
-                                                 "D" * _loader.MAX_TEXT)
-    assert m.logo_uri == ("https://x/" + "L" * MB)[: _loader.MAX_TEXT]
+    assert (m.symbol, m.name, m.description) == ("S" * _values.MAX_TEXT, "N" * _values.MAX_TEXT,
+                                                 "D" * _values.MAX_TEXT)
+    assert m.logo_uri == ("https://x/" + "L" * MB)[: _values.MAX_TEXT]
     cut = {q.problem.split("(")[1].split(")")[1].strip() for q in reg.quality if "characters long" in q.problem}
     assert cut == {f"{field} is {n} characters long" for field, n in
                    (("symbol", MB), ("name", MB), ("description", MB), ("logo_URIs.png", MB + 10))}
-    assert all(q.action == f"cut to {_loader.MAX_TEXT} characters" for q in reg.quality
+    assert all(q.action == f"cut to {_values.MAX_TEXT} characters" for q in reg.quality
                if "characters long" in q.problem)
 
 
@@ -744,15 +751,16 @@ def test_every_damaged_registry_loads_and_answers_in_a_child_process_within_hard
     """
     script = (
         "import json, sys, time\n"
-        "from assetroute_core import _loader, load_registry\n"
+        "from assetroute_core import _data, _files, _loader, _values, load_registry\n"
+        "def home(k): return next(m for m in (_loader, _files, _values, _data) if hasattr(m, k))\n"
         "every = dict.fromkeys(['include_no_metadata_assets', 'include_cw20_assets', 'include_evm_assets',\n"
         "                       'allow_multi_tx'], True)\n"
         "out = {}\n"
         "for case_id, root, limits in json.load(sys.stdin):\n"
-        "    saved = {k: getattr(_loader, k) for k in limits}\n"
-        "    for k, v in limits.items(): setattr(_loader, k, v)\n"
+        "    saved = {k: getattr(home(k), k) for k in limits}\n"
+        "    for k, v in limits.items(): setattr(home(k), k, v)\n"
         "    t = time.perf_counter(); reg = load_registry(root); load_s = time.perf_counter() - t\n"
-        "    for k, v in saved.items(): setattr(_loader, k, v)\n"
+        "    for k, v in saved.items(): setattr(home(k), k, v)\n"
         "    t = time.perf_counter(); n = 0\n"
         "    ids = [c.chain_id for c in reg.chains()]\n"
         "    for a in ids:\n"
@@ -1123,17 +1131,17 @@ def _check_flood(out: dict[str, Any], clean: dict[str, Any]) -> None:
     # "assetlist has 1000000 entries", "assetlist without chain.json", then one issue for each of the first
     # MAX_ASSETS_PER_LIST entries: 50 listed, then 1 summary.
     mine = _issues(out, "zznoise/assetlist.json")
-    assert len(mine) == _loader.MAX_ISSUES_PER_FILE + 1
+    assert len(mine) == _data.MAX_ISSUES_PER_FILE + 1
     assert [q[2:4] for q in mine[:2]] == [["too-many-assets", f"assetlist has {NOISE} entries (limit 50000)"],
                                           ["", "assetlist without chain.json and no overlay chain id"]]
-    dropped = _loader.MAX_ASSETS_PER_LIST + 2 - _loader.MAX_ISSUES_PER_FILE
+    dropped = _loader.MAX_ASSETS_PER_LIST + 2 - _data.MAX_ISSUES_PER_FILE
     assert mine[-1][2] == "issues-not-listed" and mine[-1][3].startswith(f"{dropped} more issue(s) in this file")
     assert out["dropped"] == dropped
     assert len(out["quality"]) == len(clean["quality"]) + len(mine)
 
 
 def _check_many_files(out: dict[str, Any], clean: dict[str, Any]) -> None:
-    assert len(out["quality"]) <= _loader.MAX_ISSUES + 1
+    assert len(out["quality"]) <= _data.MAX_ISSUES + 1
     last = out["quality"][-1]
     assert last[0] == "(registry)" and last[2] == "issues-not-listed"
     listed_noise = sum(1 for q in out["quality"] if q[0].startswith("noise") and q[2] != "issues-not-listed")
@@ -1262,7 +1270,7 @@ def test_snapshot_damage_is_reported_contained_and_bounded(case: SnapshotDamage,
     reported = {(q[0], q[1], q[2]) for q in out["quality"]}
     for expected in case.expect:
         assert expected in reported, (expected, [q for q in out["quality"] if q not in clean_child["quality"]])
-    assert len(out["quality"]) <= _loader.MAX_ISSUES + 1
+    assert len(out["quality"]) <= _data.MAX_ISSUES + 1
     for q in out["quality"]:
         assert q[0] and q[3] and q[4] and q[1] in ("error", "warning", "info") and len(q[3]) < 1000, q
     # Everything else is intact: the same routable chains and the same answers, but where the case says.

@@ -219,11 +219,11 @@ def test_numeric_ids_belong_to_evm_chains(tiny):
 
 
 def test_the_report_is_capped_per_file_and_overall_and_errors_are_never_crowded_out(tiny, monkeypatch):
-    from assetroute_core import _loader
+    from assetroute_core import _data
 
-    monkeypatch.setattr(_loader, "MAX_ISSUES_PER_FILE", 5)
-    monkeypatch.setattr(_loader, "MAX_ISSUES", 30)
-    monkeypatch.setattr(_loader, "ERROR_RESERVE", 6)
+    monkeypatch.setattr(_data, "MAX_ISSUES_PER_FILE", 5)
+    monkeypatch.setattr(_data, "MAX_ISSUES", 30)
+    monkeypatch.setattr(_data, "ERROR_RESERVE", 6)
     for i in range(30):  # 30 files x 8 warnings (7 bad entries, and "no chain.json" found first)
         _write(tiny, f"noise{i:02}/assetlist.json", {"chain_name": f"noise{i:02}", "assets": [{"symbol": "X"}] * 7})
     _write(tiny, "zz/chain.json", _chain("zz", "alpha-1"))  # found after 30 warnings: an error-level conflict

@@ -68,7 +68,7 @@ PUBLIC_API = {
 }
 
 ENGINE = ("_loader", "_routing", "_lookups", "_options", "_results", "_registry", "_ibc", "_models", "_overlay",
-          "_archive", "_fetch", "_diff", "_whatif")
+          "_data", "_files", "_values", "_archive", "_fetch", "_diff", "_whatif")
 PRESENTATION = ("streamlit", "plotly", "pyvis", "networkx", "IPython", "assetroute_core.drawing", "assetroute_app")
 
 
