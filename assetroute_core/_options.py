@@ -37,7 +37,6 @@ assetroute_core._exceptions.InvalidArgumentError: invalid value for bool field a
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypedDict, TypeVar, Unpack, get_args
@@ -78,9 +77,14 @@ def _meta(kind: OptionKind, label: str, doc: str) -> dict[str, str]:
     return {"kind": kind, "label": label, "doc": doc}
 
 
-@functools.cache
+_BOOL_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _bool_fields(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls) if f.metadata["kind"] == "bool")
+    names = _BOOL_FIELDS.get(cls)
+    if names is None:
+        names = _BOOL_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.metadata["kind"] == "bool")
+    return names
 
 
 def _check_bools(options: object) -> None:
