@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from assetroute_core import BETWEEN_CHAINS_OPTIONS, InvalidArgumentError, Registry, RegistryDiff, RegistryMeasures
 from assetroute_core._whatif import parse_channel_spec
 
-from .state import Params, Problem, parse_flag
+from .state import Params, Problem, last_param, parse_flags
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -101,35 +101,13 @@ def _source_of(value: str, known: Sequence[Version]) -> str:
     return value
 
 
-def _last(params: Params, name: str) -> str | None:
-    value = params.get(name)
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value
-    values = [str(v) for v in value]
-    return values[-1] if values else None
-
-
 def _all(params: Params, name: str) -> list[str]:
+    """Every value of *name*, each kept whole (channel and PFM specs are never comma-split, unlike
+    :func:`assetroute_app.state`'s lists)."""
     value = params.get(name)
     if value is None:
         return []
     return [value] if isinstance(value, str) else [str(v) for v in value]
-
-
-def _flags(params: Params, defaults: Mapping[str, bool], problems: list[Problem]) -> dict[str, bool]:
-    out = dict(defaults)
-    for name in DIFF_FLAGS:
-        raw = _last(params, name)
-        if raw is None:
-            continue
-        value = parse_flag(raw)
-        if value is None:
-            problems.append(Problem(name, raw, "expected true or false", "warning"))
-        else:
-            out[name] = value
-    return out
 
 
 # -- Changes -----------------------------------------------------------------------------------
@@ -168,11 +146,11 @@ class ChangesQuery:
     @classmethod
     def from_params(cls, params: Params) -> tuple[ChangesQuery, list[Problem]]:
         problems: list[Problem] = []
-        old, new = _last(params, "old"), _last(params, "new")
+        old, new = last_param(params, "old"), last_param(params, "new")
         for name, value in (("old", old), ("new", new)):
             if value is not None and (not value.strip() or len(value) > 2000 or "\x00" in value):
                 problems.append(Problem(name, value[:80], "not a registry version or source"))
-        flags = _flags(params, dict.fromkeys(DIFF_FLAGS, False), problems)
+        flags = {**dict.fromkeys(DIFF_FLAGS, False), **parse_flags(params, DIFF_FLAGS, problems, severity="warning")}
         series = tuple(dict.fromkeys(s for s in _all(params, "series") if s.strip()))[:12]
         return cls(old or None, new or None, tuple(flags.items()), series), problems
 
@@ -320,7 +298,8 @@ class WhatIfQuery:
                 continue
             if registry.overlay.bridge(parsed[0]).forwards != parsed[1]:
                 fwd[parsed[0]] = parsed[1]
-        flags = _flags(params, {n: n == "allow_multi_tx" for n in DIFF_FLAGS}, problems)
+        flags = {**{n: n == "allow_multi_tx" for n in DIFF_FLAGS},
+                 **parse_flags(params, DIFF_FLAGS, problems, severity="warning")}
         query = cls(tuple(sorted(pfm.items())), tuple(close), tuple(sorted(fwd.items())), tuple(flags.items()))
         return query, problems
 

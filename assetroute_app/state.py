@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from assetroute_core import (
     BETWEEN_CHAINS_OPTIONS,
@@ -44,8 +44,10 @@ __all__ = [
     "FromSourceQuery",
     "NetworkQuery",
     "Problem",
+    "last_param",
     "params_signature",
     "parse_flag",
+    "parse_flags",
     "parse_order",
     "parse_pair",
 ]
@@ -70,7 +72,8 @@ class Problem:
         return f"Link parameter {md_code(self.param)} = {md_code(self.value)}: {md_escape(self.message)}"
 
 
-def _last(params: Params, name: str) -> str | None:
+def last_param(params: Params, name: str) -> str | None:
+    """The last value of query parameter *name* (a repeated key: the last one wins), or ``None``."""
     value = params.get(name)
     if value is None:
         return None
@@ -110,22 +113,31 @@ def parse_flag(raw: str | None) -> bool | None:
     return None
 
 
-def _flags(params: Params, names: Sequence[str], problems: list[Problem]) -> dict[str, bool]:
+def parse_flags(params: Params, names: Sequence[str], problems: list[Problem], *,
+                severity: Literal["error", "warning"] = "error") -> dict[str, bool]:
+    """The flags among *names* that the link sets; a value that is not a flag is a :class:`Problem`.
+
+    >>> problems: list[Problem] = []
+    >>> parse_flags({"allow_multi_tx": "yes", "native_only": "maybe"}, ["allow_multi_tx", "native_only"], problems)
+    {'allow_multi_tx': True}
+    >>> [(p.param, p.severity) for p in problems]
+    [('native_only', 'error')]
+    """
     out = {}
     for name in names:
-        raw = _last(params, name)
+        raw = last_param(params, name)
         if raw is None:
             continue
         value = parse_flag(raw)
         if value is None:
-            problems.append(Problem(name, raw, "is not a flag value; use true or false"))
+            problems.append(Problem(name, raw, "is not a flag value; use true or false", severity))
         else:
             out[name] = value
     return out
 
 
 def _chain_param(params: Params, name: str, chain_ids: Collection[str], problems: list[Problem]) -> str | None:
-    raw = _last(params, name)
+    raw = last_param(params, name)
     if raw is None or raw == "":
         return None
     if raw not in chain_ids:
@@ -135,7 +147,7 @@ def _chain_param(params: Params, name: str, chain_ids: Collection[str], problems
 
 
 def _int_param(params: Params, name: str, lo: int, hi: int, problems: list[Problem]) -> int | None:
-    raw = _last(params, name)
+    raw = last_param(params, name)
     if raw is None or raw == "":
         return None
     value = _whole(raw)
@@ -213,7 +225,7 @@ class BetweenQuery:
         problems: list[Problem] = []
         source = _chain_param(params, "source_chain_id", chain_ids, problems)
         dest = _chain_param(params, "dest_chain_id", chain_ids, problems)
-        flags = _flags(params, BETWEEN_FLAGS, problems)
+        flags = parse_flags(params, BETWEEN_FLAGS, problems)
         query = cls(source, dest, BetweenChainsOptions(**flags))
         if source and dest and source == dest:
             problems.append(Problem("dest_chain_id", dest, "must differ from source_chain_id"))
@@ -272,11 +284,11 @@ class FromSourceQuery:
         problems: list[Problem] = []
         chain_ids = {c.chain_id for c in registry.chains()}
         chain = _chain_param(params, "source_asset_chain_id", chain_ids, problems)
-        denom_raw = _last(params, "source_asset_denom")
+        denom_raw = last_param(params, "source_asset_denom")
         denom = None
         if denom_raw:
             if chain is None:
-                if _last(params, "source_asset_chain_id") in (None, ""):
+                if last_param(params, "source_asset_chain_id") in (None, ""):
                     problems.append(Problem("source_asset_denom", denom_raw,
                                             "needs source_asset_chain_id to name its chain"))
             else:
@@ -286,15 +298,15 @@ class FromSourceQuery:
                                             f"is not held on {chain} (neither listed nor a derived voucher)"))
                 else:
                     denom = asset.denom  # the registry's spelling (EVM addresses are case-insensitive)
-        flags = _flags(params, FROM_SOURCE_FLAGS, problems)
-        reason = _last(params, "recommendation_reason")
+        flags = parse_flags(params, FROM_SOURCE_FLAGS, problems)
+        reason = last_param(params, "recommendation_reason")
         if reason in ("", None):
             reason = None
         elif reason not in RECOMMENDATION_REASONS:
             problems.append(Problem("recommendation_reason", reason,
                                     f"is not one of {', '.join(RECOMMENDATION_REASONS)}"))
             reason = None
-        group = _last(params, "group_by")
+        group = last_param(params, "group_by")
         if group in ("", None):
             group = "chain_id"
         elif group not in GROUP_BY_VALUES:
@@ -366,7 +378,7 @@ class NetworkQuery:
                 sts.append(s)
             else:
                 problems.append(Problem("statuses", s, f"is not a channel status; use {', '.join(sorted(statuses))}"))
-        flags = _flags(params, ("include_inactive", "include_bridges", "allow_multi_tx"), problems)
+        flags = parse_flags(params, ("include_inactive", "include_bridges", "allow_multi_tx"), problems)
         query = cls(
             chain_types=tuple(dict.fromkeys(types)),
             statuses=tuple(dict.fromkeys(sts)),

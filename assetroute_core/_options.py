@@ -37,6 +37,7 @@ assetroute_core._exceptions.InvalidArgumentError: invalid value for bool field a
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypedDict, TypeVar, Unpack, get_args
@@ -77,12 +78,16 @@ def _meta(kind: OptionKind, label: str, doc: str) -> dict[str, str]:
     return {"kind": kind, "label": label, "doc": doc}
 
 
+@functools.cache
+def _bool_fields(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls) if f.metadata["kind"] == "bool")
+
+
 def _check_bools(options: object) -> None:
-    for f in dataclasses.fields(options):  # type: ignore[arg-type]
-        if f.metadata["kind"] == "bool":
-            value = getattr(options, f.name)
-            if not isinstance(value, bool):
-                raise InvalidArgumentError(f"invalid value for bool field {f.name}", value=value)
+    for name in _bool_fields(type(options)):  # once per class: options are built on every lookup call
+        value = getattr(options, name)
+        if value is not True and value is not False:
+            raise InvalidArgumentError(f"invalid value for bool field {name}", value=value)
 
 
 _Options = TypeVar("_Options", "BetweenChainsOptions", "FromSourceOptions")

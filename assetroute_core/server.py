@@ -165,6 +165,9 @@ class _ResponseCache:
         weight = len(body) + _ENTRY_OVERHEAD + sum(len(k) for k in key if isinstance(k, str))
         if weight > self.max_bytes // 4:  # one answer never takes most of the cache
             return
+        # A compact copy: orjson's bytes keep its working buffer, up to twice their length, and the
+        # cache's bound counts the length.
+        body = bytes(memoryview(body))
         with self._lock:
             old = self._data.pop(key, None)
             if old is not None:

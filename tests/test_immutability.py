@@ -10,8 +10,10 @@ from __future__ import annotations
 import ast
 import dataclasses
 import gc
+import tracemalloc
 from pathlib import Path
 
+import orjson
 import pytest
 
 from assetroute_core import Asset, Registry, Route
@@ -82,3 +84,18 @@ def test_registry_reads_no_private_table_of_the_engine() -> None:
                and isinstance(node.value, (ast.Name, ast.Attribute))
                and (getattr(node.value, "id", None) == "engine" or getattr(node.value, "attr", None) == "_engine")]
     assert private == []
+
+
+def test_the_cached_json_of_an_asset_is_compact() -> None:
+    """The JSON an Asset keeps is a compact copy: orjson's own bytes keep a ~4 KiB buffer each, which
+    doubled the memory of a registry sweep (found by benchmarks/bench.py, fixed in _models.Asset)."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        assets = [Asset(chain_name="c", chain_id="c-1", denom=f"u{i}", origin_chain_name="c", origin_chain_id="c-1",
+                        origin_denom=f"u{i}", trace="", is_cw20=False, is_evm=False) for i in range(2000)]
+        per_asset = (tracemalloc.get_traced_memory()[0] - before) / len(assets)
+    finally:
+        tracemalloc.stop()
+    assert per_asset < 1024, f"{per_asset:.0f} bytes per asset"
+    assert all(a.to_json() == orjson.dumps(a.to_api()) for a in assets[:10])
