@@ -437,7 +437,7 @@ def parse_chains_query(items: Iterable[tuple[str, str]]) -> ChainsQuery:
     >>> parse_chains_query([("only_testnets", "yes")])
     Traceback (most recent call last):
     ...
-    assetroute_core._exceptions.InvalidArgumentError: invalid value for bool field only_testnets: 'yes'
+    assetroute_core._exceptions.InvalidArgumentError: invalid value for bool field only_testnets: "yes"
     """
     chain_ids: list[str] | None = None
     flags: dict[str, bool] = {}

@@ -469,7 +469,7 @@ def test_chains_query_filters(http: httpx.Client) -> None:
 
 
 @pytest.mark.parametrize(("params", "status", "code", "message"), [
-    ({"include_evm": "yes"}, 400, 3, "invalid value for bool field include_evm: 'yes'"),
+    ({"include_evm": "yes"}, 400, 3, 'invalid value for bool field include_evm: "yes"'),
     ([("include_svm", "true"), ("include_svm", "true")], 400, 3, 'duplicate field "include_svm"'),
     ({"only_testnets": "true"}, 501, 12, "only_testnets: this service does not load the testnet world yet"),
 ])
