@@ -131,7 +131,7 @@ def order_by_symbol(frame: pd.DataFrame, column: str = "recommended_symbol") -> 
 
 FROM_SOURCE_COLUMNS = [
     "group", "logo", "symbol", "name", "recommended_symbol", "chain_id", "denom", "trace",
-    "origin_chain_id", "origin_denom", "is_cw20", "is_evm",
+    "origin_chain_id", "origin_denom", "is_cw20", "is_evm", "is_svm",
 ]
 ROUTE_COLUMNS = ["txs_required", "bridges", "path"]
 
@@ -162,6 +162,7 @@ def from_source_table(result: FromSourceResult, *, routes: bool = True) -> pd.Da
                 "origin_denom": a.origin_denom,
                 "is_cw20": a.is_cw20,
                 "is_evm": a.is_evm,
+                "is_svm": a.is_svm,
             }
             if with_routes:
                 r = d.route

@@ -318,11 +318,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from ._registry import load_registry
     from ._serving import GuardedConfig, ServeLimits, raise_fd_limit
     from .server import (
+        CORS_ENV_VAR,
         LOOKUP_THREADS_ENV_VAR,
         LOOKUP_TIMEOUT_ENV_VAR,
         MAX_BODY_ENV_VAR,
         RESPONSE_CACHE_ENV_VAR,
         create_app,
+        parse_cors_origins,
     )
 
     for name in ("max_body_bytes", "workers", "lookup_threads", "limit_concurrency"):
@@ -336,6 +338,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         raise _UsageError(f"--response-cache-bytes must not be negative, got {args.response_cache_bytes}")
     if args.max_header_bytes < 1024:
         raise _UsageError(f"--max-header-bytes must be at least 1024, got {args.max_header_bytes}")
+    try:
+        cors_origins = parse_cors_origins(args.cors_origins)
+    except ValueError as exc:
+        raise _UsageError(f"--cors-origins: {exc}") from None
     limits = ServeLimits(timeout_idle=args.timeout_idle, timeout_header=args.timeout_header,
                          timeout_body=args.timeout_body, limit_concurrency=args.limit_concurrency,
                          max_header_bytes=args.max_header_bytes)
@@ -351,13 +357,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         os.environ[LOOKUP_TIMEOUT_ENV_VAR] = repr(args.lookup_timeout)
         os.environ[LOOKUP_THREADS_ENV_VAR] = str(args.lookup_threads)
         os.environ[RESPONSE_CACHE_ENV_VAR] = str(args.response_cache_bytes)
+        os.environ[CORS_ENV_VAR] = ",".join(cors_origins) or "none"
         _run_workers(GuardedConfig("assetroute_core.server:app_from_env", factory=True, workers=args.workers,
                                    **options))
     else:
         import uvicorn
 
         app = create_app(registry, max_body_bytes=args.max_body_bytes, lookup_timeout=args.lookup_timeout,
-                         lookup_threads=args.lookup_threads, response_cache_bytes=args.response_cache_bytes)
+                         lookup_threads=args.lookup_threads, response_cache_bytes=args.response_cache_bytes,
+                         cors_origins=cors_origins)
         server = uvicorn.Server(GuardedConfig(app, **options))
         server.run()
         if not server.started:
@@ -614,6 +622,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--limit-concurrency", type=int, default=1000, metavar="N",
                    help="open connections or running requests per worker over which requests get 503 "
                         "with gRPC code 14 (default 1000)")
+    p.add_argument("--cors-origins", default="*", metavar="ORIGINS",
+                   help="comma-separated origins whose browser pages may call the service, '*' for any "
+                        "(default: the data is public and read-only), 'none' for no CORS headers")
     p.add_argument("--max-header-bytes", type=int, default=16 * 1024, metavar="N",
                    help="largest request head (request line and headers); larger: 431 (default 16384)")
     _add_source(p, remote=False)

@@ -16,16 +16,18 @@ and origins are followed across bridges once every assetlist is read.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import re
 import unicodedata
 from dataclasses import replace
+from decimal import Decimal
 from typing import Any
 
 from ._data import ListedAsset, RegistryData, denom_key
 from ._files import chain_folders, folder_files, listing, os_error, read_json, resolve_entry, shown
 from ._ibc import ibc_denom, split_path
-from ._models import BridgeLink, Chain, Channel, ChannelEnd, Metadata
+from ._models import BridgeLink, Chain, Channel, ChannelEnd, FeeAsset, Metadata
 from ._overlay import Overlay
 from ._values import (
     CONTROL_CHARS,
@@ -48,8 +50,11 @@ BRIDGE_TRACE_TYPES = ("bridge", "ibc-bridge")
 MAX_DENOM = 512  # longer base denoms are rejected (and reported)
 MAX_CHAIN_ID = 128  # longer chain-ids are rejected (and reported)
 MAX_HOPS = 16  # the engine unwinds at most this many hops; longer paths are reported
+MAX_FEE_TOKENS = 1_000  # fee tokens read per chain (the largest real list, Osmosis's, has under 200)
 MAX_ASSETS_PER_LIST = 50_000  # entries read per assetlist (the largest real one has 597); the rest reported
 CHANNEL_STATUSES = ("ACTIVE", "INACTIVE", "CLOSED", "PENDING")
+# The registry's chain_type → the reference's ChainType (cosmos | evm | svm); others are kept as written.
+_CHAIN_TYPES = {"cosmos": "cosmos", "eip155": "evm", "solana": "svm"}
 
 _UINT64_MAX = 2**64 - 1
 # ICS-024 channel ids as _IBC files write them: ASCII digits, no leading zero, a uint64.
@@ -169,7 +174,7 @@ def _add_chain(folder: str, doc: Any, rel: str, overlay: Overlay, data: Registry
         data.issue(rel, f"chain_type is {missing_or(raw_type)}",
                    "treated as 'unknown' (not routable)")
     raw_type = str_or(raw_type, "unknown")
-    chain_type = {"cosmos": "cosmos", "eip155": "evm"}.get(raw_type, raw_type[:40])
+    chain_type = _CHAIN_TYPES.get(raw_type, raw_type[:40])
     raw_id = doc.get("chain_id")
     chain_id = _chain_id(raw_id, rel, data)
     if chain_id is None:
@@ -183,8 +188,56 @@ def _add_chain(folder: str, doc: Any, rel: str, overlay: Overlay, data: Registry
     pretty = text_field(doc.get("pretty_name"), data, rel, "pretty_name", check_format=True) or folder
     bech32 = text_field(doc.get("bech32_prefix"), data, rel, "bech32_prefix")
     chain = Chain(folder, chain_id, pretty, chain_type, status, overlay.pfm.get(folder, False),
-                  logo_field(doc, data, rel, ""), bech32, rel)
+                  logo_field(doc, data, rel, ""), bech32, rel, _fee_assets(doc.get("fees"), rel, data))
     _register_chain(chain, data)
+
+
+def _gas_price(value: Any) -> str | None:
+    """A gas price as decimal text (``0.0025`` → ``"0.0025"``, never ``"2.5e-03"``); ``None`` when it is not a
+    finite, non-negative number (a number too long to read is kept as the registry's text)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return str(value) if value >= 0 else None
+    if isinstance(value, float):
+        return format(Decimal(repr(value)), "f") if math.isfinite(value) and value >= 0 else None
+    if isinstance(value, str) and value.isdigit():
+        return value  # an integer of more than MAX_NUMBER_DIGITS digits, kept as text by the parser
+    return None
+
+
+def _fee_assets(fees: Any, rel: str, data: RegistryData) -> tuple[FeeAsset, ...]:
+    """``fees.fee_tokens`` of a chain.json: each token once, its gas prices when all three are numbers."""
+    if fees is None:
+        return ()
+    tokens = as_object(fees).get("fee_tokens")
+    if not isinstance(fees, dict) or not isinstance(tokens, list | None):
+        what = f"fees is {json_kind(fees)}" if not isinstance(fees, dict) else f"fees.fee_tokens is {json_kind(tokens)}"
+        data.issue(rel, f"{what}, not {'an object' if not isinstance(fees, dict) else 'a list'}", "no fee assets")
+        return ()
+    out: dict[str, FeeAsset] = {}
+    for i, token in enumerate(tokens or ()):
+        where = f"fees.fee_tokens[{i}]"
+        if len(out) >= MAX_FEE_TOKENS:
+            data.issue(rel, f"more than {MAX_FEE_TOKENS} fee tokens", f"the first {MAX_FEE_TOKENS} kept")
+            break
+        denom = as_object(token).get("denom")
+        if not isinstance(denom, str) or not denom or len(denom) > MAX_DENOM or _BAD_DENOM.search(denom):
+            data.issue(rel, f"{where}.denom is {brief(denom) if isinstance(denom, str) else missing_or(denom)}",
+                       "fee token skipped")
+            continue
+        if denom in out:
+            data.issue(rel, f"{where}: fee token {brief(denom)} listed twice", "the first kept")
+            continue
+        raw = [token.get(k) for k in ("low_gas_price", "average_gas_price", "high_gas_price")]
+        prices = tuple(_gas_price(v) for v in raw)
+        gas: tuple[str, str, str] | None = None
+        if all(p is not None for p in prices):
+            gas = (str(prices[0]), str(prices[1]), str(prices[2]))
+        elif all(v is not None for v in raw):
+            data.issue(rel, f"{where} has a gas price that is not a non-negative number", "gas prices omitted")
+        out[denom] = FeeAsset(denom, gas)
+    return tuple(out.values())
 
 
 def _register_chain(chain: Chain, data: RegistryData) -> None:

@@ -17,6 +17,7 @@ __all__ = [
     "Chain",
     "Channel",
     "ChannelEnd",
+    "FeeAsset",
     "Hop",
     "Metadata",
     "Provenance",
@@ -27,18 +28,45 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
+class FeeAsset:
+    """A token a chain takes for fees (chain.json ``fees.fee_tokens``), as ``GET /v2/info/chains`` lists it.
+
+    ``gas_price`` is ``(low, average, high)`` as decimal text, kept only when the registry gives all three
+    (the reference's ``GasPriceInfo`` needs all three); ``None`` otherwise, never guessed.
+
+    >>> FeeAsset("uatom", ("0.005", "0.025", "0.03")).to_api()
+    {'denom': 'uatom', 'gas_price': {'low': '0.005', 'average': '0.025', 'high': '0.03'}}
+    """
+
+    denom: str
+    gas_price: tuple[str, str, str] | None = None
+
+    def to_api(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"denom": self.denom}
+        if self.gas_price is not None:
+            low, average, high = self.gas_price
+            out["gas_price"] = {"low": low, "average": average, "high": high}
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class Chain:
     """One chain of the registry, keyed by ``chain_name`` inside and ``chain_id`` at the API."""
 
     chain_name: str
     chain_id: str
     pretty_name: str
-    chain_type: str  # "cosmos", "evm", or the registry's other namespaces (not routable)
+    chain_type: str  # "cosmos", "evm", "svm" (Solana; not routed yet), or other namespaces (not routable)
     status: str  # "live", "killed", "upcoming"
     pfm_enabled: bool
     logo_uri: str | None = None
     bech32_prefix: str | None = None
     file: str = ""
+    fee_assets: tuple[FeeAsset, ...] = ()
+    is_testnet: bool = False
+    wire: bytes | None = field(default=None, compare=False, repr=False, hash=False)
+    """The chain's JSON exactly as a remote service sent it, for a chain a client read back (bytes, so
+    the value stays immutable); ``None`` for the registry's own chains."""
 
     @property
     def routable(self) -> bool:
@@ -46,16 +74,33 @@ class Chain:
         return self.status == "live" and self.chain_type in ("cosmos", "evm") and bool(self.chain_id)
 
     def to_api(self) -> dict[str, Any]:
-        """The chain as ``GET /v2/info/chains`` lists it."""
+        """The chain as ``GET /v2/info/chains`` lists it: the whole ``Chain`` of the reference (and of its
+        SDK's types), in the reference's field order.
+
+        What the registry does not say is ``false`` (module support, hooks, memo, autopilot), never
+        guessed; ``cosmos_pfm`` is the sourced PFM fact the routes use; ``bech32_prefix`` is ``""`` where
+        a chain has none (EVM); ``logo_uri`` is omitted when there is none. A chain read back by a client
+        gives exactly what its service sent.
+        """
+        if self.wire is not None:
+            wire: dict[str, Any] = orjson.loads(self.wire)
+            return wire
         out: dict[str, Any] = {
-            "chain_id": self.chain_id,
             "chain_name": self.chain_name,
-            "pretty_name": self.pretty_name,
-            "chain_type": self.chain_type,
+            "chain_id": self.chain_id,
             "pfm_enabled": self.pfm_enabled,
+            "cosmos_module_support": {"authz": False, "feegrant": False},
+            "supports_memo": False,
         }
         if self.logo_uri:
             out["logo_uri"] = self.logo_uri
+        out["bech32_prefix"] = self.bech32_prefix or ""
+        out["fee_assets"] = [f.to_api() for f in self.fee_assets]
+        out["chain_type"] = self.chain_type
+        out["ibc_capabilities"] = {"cosmos_pfm": self.pfm_enabled, "cosmos_ibc_hooks": False, "cosmos_memo": False,
+                                   "cosmos_autopilot": False}
+        out["is_testnet"] = self.is_testnet
+        out["pretty_name"] = self.pretty_name
         return out
 
 
@@ -122,7 +167,7 @@ class Asset:
     >>> a = Asset(chain_name="cosmoshub", chain_id="cosmoshub-4", denom="uatom", origin_chain_name="cosmoshub",
     ...           origin_chain_id="cosmoshub-4", origin_denom="uatom", trace="", is_cw20=False, is_evm=False)
     >>> a.to_json()
-    b'{"denom":"uatom","chain_id":"cosmoshub-4","origin_denom":"uatom","origin_chain_id":"cosmoshub-4","trace":"","is_cw20":false,"is_evm":false}'
+    b'{"denom":"uatom","chain_id":"cosmoshub-4","origin_denom":"uatom","origin_chain_id":"cosmoshub-4","trace":"","is_cw20":false,"is_evm":false,"is_svm":false}'
     """
 
     chain_name: str
@@ -134,6 +179,7 @@ class Asset:
     trace: str
     is_cw20: bool
     is_evm: bool
+    is_svm: bool = False
     metadata: Metadata | None = None
     type_asset: str = ""
     wire: tuple[tuple[str, Any], ...] | None = field(default=None, compare=False, repr=False, hash=False)
@@ -179,6 +225,7 @@ def asset_api(a: Asset) -> dict[str, Any]:
         "trace": a.trace,
         "is_cw20": a.is_cw20,
         "is_evm": a.is_evm,
+        "is_svm": a.is_svm,
     }
     m = a.metadata
     if m is not None:

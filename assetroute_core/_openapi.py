@@ -130,6 +130,7 @@ def _asset_schema() -> dict[str, Any]:
             "trace": {"type": "string", "description": "ICS-20 path on the holding chain; empty for a native asset."},
             "is_cw20": {"type": "boolean"},
             "is_evm": {"type": "boolean"},
+            "is_svm": {"type": "boolean", "description": "The asset lives on an SVM chain (Solana)."},
             "symbol": opt("string", "Symbol from the assetlist."),
             "name": opt("string", "Name from the assetlist."),
             "logo_uri": opt("string", "Logo (png, else svg, else images)."),
@@ -139,7 +140,8 @@ def _asset_schema() -> dict[str, Any]:
             "coingecko_id": opt("string", "Market-data id (the registry's coingecko_id)."),
             "recommended_symbol": opt("string", "Symbol telling bridged variants apart, e.g. USDC.axl."),
         },
-        "required": ["denom", "chain_id", "origin_denom", "origin_chain_id", "trace", "is_cw20", "is_evm"],
+        "required": ["denom", "chain_id", "origin_denom", "origin_chain_id", "trace", "is_cw20", "is_evm",
+                     "is_svm"],
         "additionalProperties": False,
     }
 
@@ -267,9 +269,27 @@ def build_openapi() -> dict[str, Any]:
             "/v2/info/chains": {
                 "get": {
                     "operationId": "chains",
-                    "summary": "Routable chains (live Cosmos and EVM chains), sorted by chain-id",
+                    "summary": "Routable chains, sorted by chain-id (Cosmos; EVM and SVM when asked)",
                     "tags": ["info"],
-                    "responses": {"200": _ok("ChainsResponse", "The chains."), "405": _R405, "500": _R500,
+                    "parameters": [
+                        {"name": "chain_ids", "in": "query", "required": False, "style": "form", "explode": True,
+                         "schema": {"type": "array", "items": {"type": "string"}},
+                         "description": "Only these chains (repeat the parameter; chain_ids[] is read the same). "
+                                        "Unknown ids are left out."},
+                        {"name": "include_evm", "in": "query", "required": False, "schema": {"type": "boolean"},
+                         "description": "List EVM chains too (default false). Exactly true or false."},
+                        {"name": "include_svm", "in": "query", "required": False, "schema": {"type": "boolean"},
+                         "description": "List SVM chains too (default false). Exactly true or false."},
+                        {"name": "only_testnets", "in": "query", "required": False, "schema": {"type": "boolean"},
+                         "description": "The testnet world instead of mainnets: not loaded by this service yet "
+                                        "(true gets 501)."},
+                    ],
+                    "responses": {"200": _ok("ChainsResponse", "The chains."),
+                                  "400": _error_response("A query parameter has a bad value or is given twice "
+                                                         "(gRPC code 3)."),
+                                  "405": _R405, "500": _R500,
+                                  "501": _error_response("only_testnets=true: the testnet world is not loaded "
+                                                         "(gRPC code 12)."),
                                   **_TRANSPORT},
                 },
             },
@@ -338,15 +358,44 @@ def build_openapi() -> dict[str, Any]:
                 },
                 "Chain": {
                     "type": "object",
+                    "description": "The reference's Chain. Facts the registry does not give are false, never "
+                                   "guessed (module support, IBC hooks, memo, autopilot).",
                     "properties": {
-                        "chain_id": {"type": "string"},
                         "chain_name": {"type": "string"},
-                        "pretty_name": {"type": "string"},
-                        "chain_type": {"type": "string", "enum": ["cosmos", "evm"]},
-                        "pfm_enabled": {"type": "boolean"},
+                        "chain_id": {"type": "string"},
+                        "pfm_enabled": {"type": "boolean", "description": "The overlay's sourced PFM fact."},
+                        "cosmos_module_support": {
+                            "type": "object", "additionalProperties": False, "required": ["authz", "feegrant"],
+                            "properties": {"authz": {"type": "boolean"}, "feegrant": {"type": "boolean"}}},
+                        "supports_memo": {"type": "boolean"},
                         "logo_uri": {"type": "string", "description": "Omitted when unknown (never null)."},
+                        "bech32_prefix": {"type": "string", "description": "Empty where a chain has none (EVM)."},
+                        "fee_assets": {"type": "array", "items": {"$ref": _REF + "FeeAsset"},
+                                       "description": "chain.json fees.fee_tokens, in the registry's order."},
+                        "chain_type": {"type": "string", "enum": ["cosmos", "evm", "svm"]},
+                        "ibc_capabilities": {
+                            "type": "object", "additionalProperties": False,
+                            "required": ["cosmos_pfm", "cosmos_ibc_hooks", "cosmos_memo", "cosmos_autopilot"],
+                            "properties": {k: {"type": "boolean"} for k in (
+                                "cosmos_pfm", "cosmos_ibc_hooks", "cosmos_memo", "cosmos_autopilot")}},
+                        "is_testnet": {"type": "boolean"},
+                        "pretty_name": {"type": "string"},
                     },
-                    "required": ["chain_id", "chain_name", "pretty_name", "chain_type", "pfm_enabled"],
+                    "required": ["chain_name", "chain_id", "pfm_enabled", "cosmos_module_support", "supports_memo",
+                                 "bech32_prefix", "fee_assets", "chain_type", "ibc_capabilities", "is_testnet",
+                                 "pretty_name"],
+                    "additionalProperties": False,
+                },
+                "FeeAsset": {
+                    "type": "object",
+                    "properties": {
+                        "denom": {"type": "string"},
+                        "gas_price": {
+                            "type": "object", "additionalProperties": False, "required": ["low", "average", "high"],
+                            "description": "Decimal text; only when the registry gives all three.",
+                            "properties": {k: {"type": "string"} for k in ("low", "average", "high")}},
+                    },
+                    "required": ["denom"],
                     "additionalProperties": False,
                 },
                 "ChainsResponse": {

@@ -43,6 +43,7 @@ import itertools
 import json
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -60,14 +61,17 @@ from ._options import (
 
 __all__ = [
     "BETWEEN_FIELDS",
+    "CHAINS_QUERY_FIELDS",
     "FROM_SOURCE_FIELDS",
     "MAX_NESTING",
     "SWAP_VENUE_FIELDS",
+    "ChainsQuery",
     "LookupArgs",
     "PayloadTooLargeError",
     "camel_case",
     "parse_between_chains",
     "parse_between_chains_query",
+    "parse_chains_query",
     "parse_from_source",
     "parse_recommendation_reason",
 ]
@@ -91,6 +95,7 @@ FROM_SOURCE_REQUIRED = ("source_asset_denom", "source_asset_chain_id")
 
 #: Deepest nesting of arrays/objects accepted in a request body (the body object itself is level 1).
 MAX_NESTING = 32
+MAX_CHAIN_IDS = 1_000  # chain_ids in one chains query (the registry has a few hundred chains)
 
 _WS = b" \t\r\n"
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -115,7 +120,12 @@ def _spellings(fields: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
+#: Query parameters of ``GET /v2/info/chains`` (name -> kind).
+CHAINS_QUERY_FIELDS: dict[str, str] = {"chain_ids": "list", "include_evm": "bool", "include_svm": "bool",
+                                       "only_testnets": "bool"}
+
 _BETWEEN_KEYS = _spellings(BETWEEN_FIELDS)
+_CHAINS_KEYS = {**_spellings(CHAINS_QUERY_FIELDS), "includeEVM": "include_evm", "includeSVM": "include_svm"}
 _FROM_SOURCE_KEYS = _spellings(FROM_SOURCE_FIELDS)
 _VENUE_KEYS = _spellings(SWAP_VENUE_FIELDS)
 
@@ -398,3 +408,51 @@ def parse_from_source(body: bytes | bytearray | memoryview) -> LookupArgs:
         if required not in fields:
             raise InvalidArgumentError(f"missing required field {required}")
     return args
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChainsQuery:
+    """The query of ``GET /v2/info/chains``, as the reference defines it.
+
+    ``chain_ids`` (``None``: every chain) keeps only those chains; EVM and SVM chains are listed only with
+    ``include_evm`` / ``include_svm``; ``only_testnets`` asks for the testnet world instead. The filters
+    apply together.
+    """
+
+    chain_ids: tuple[str, ...] | None = None
+    include_evm: bool = False
+    include_svm: bool = False
+    only_testnets: bool = False
+
+
+def parse_chains_query(items: Iterable[tuple[str, str]]) -> ChainsQuery:
+    """Validate the query parameters of ``GET /v2/info/chains``.
+
+    ``chain_ids`` is repeated (``chain_ids=a&chain_ids=b``; ``chain_ids[]`` is read the same); a boolean
+    must be exactly ``true`` or ``false`` and given once; camelCase names are accepted, unknown parameters
+    ignored.
+
+    >>> parse_chains_query([("chain_ids", "osmosis-1"), ("chain_ids[]", "cosmoshub-4"), ("include_evm", "true")])
+    ChainsQuery(chain_ids=('osmosis-1', 'cosmoshub-4'), include_evm=True, include_svm=False, only_testnets=False)
+    >>> parse_chains_query([("only_testnets", "yes")])
+    Traceback (most recent call last):
+    ...
+    assetroute_core._exceptions.InvalidArgumentError: invalid value for bool field only_testnets: "yes"
+    """
+    chain_ids: list[str] | None = None
+    flags: dict[str, bool] = {}
+    for key, value in items:
+        name = _CHAINS_KEYS.get(key.removesuffix("[]"))
+        if name is None:
+            continue
+        if name == "chain_ids":
+            if len(chain_ids or ()) >= MAX_CHAIN_IDS:
+                raise InvalidArgumentError(f"too many chain_ids (at most {MAX_CHAIN_IDS})")
+            chain_ids = [*(chain_ids or ()), _clean(value)]
+            continue
+        if name in flags:
+            raise InvalidArgumentError(f'duplicate field "{key}"')
+        if value not in ("true", "false"):
+            raise InvalidArgumentError(f"invalid value for bool field {key}: {_show(value)}")
+        flags[name] = value == "true"
+    return ChainsQuery(chain_ids=None if chain_ids is None else tuple(dict.fromkeys(chain_ids)), **flags)

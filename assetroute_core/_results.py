@@ -52,6 +52,7 @@ def asset_from_api(data: Mapping[str, Any]) -> Asset:
             trace=str(data.get("trace", "")),
             is_cw20=bool(data.get("is_cw20", False)),
             is_evm=bool(data.get("is_evm", False)),
+            is_svm=bool(data.get("is_svm", False)),
             metadata=metadata,
             wire=tuple(data.items()),  # exactly what the server sent, in its order
         )
@@ -76,6 +77,7 @@ def _asset_columns(prefix: str, a: Asset) -> dict[str, Any]:
         f"{prefix}origin_denom": a.origin_denom,
         f"{prefix}is_cw20": a.is_cw20,
         f"{prefix}is_evm": a.is_evm,
+        f"{prefix}is_svm": a.is_svm,
         f"{prefix}has_metadata": m is not None,
     }
 

@@ -388,6 +388,10 @@ class Engine:
         chain = self.chains.get(name)
         return chain is not None and chain.chain_type == "evm"
 
+    def is_svm(self, name: str) -> bool:
+        chain = self.chains.get(name)
+        return chain is not None and chain.chain_type == "svm"
+
     def pfm(self, name: str) -> bool:
         chain = self.chains.get(name)
         return chain is not None and chain.pfm_enabled
@@ -408,6 +412,7 @@ class Engine:
             trace=listed.trace,
             is_cw20=listed.type_asset == "cw20",
             is_evm=self.is_evm(listed.chain_name),
+            is_svm=self.is_svm(listed.chain_name),
             metadata=metadata,
             type_asset=listed.type_asset,
         )
@@ -598,6 +603,7 @@ class _Router:
                     trace=trace,
                     is_cw20=False if trace else (origin_listing is not None and origin_listing.type_asset == "cw20"),
                     is_evm=e.is_evm(chain),
+                    is_svm=e.is_svm(chain),
                     metadata=None,
                     type_asset="ics20" if trace else "",
                 )

@@ -42,7 +42,7 @@ from ._exceptions import (
     RemoteServiceError,
     RequestError,
 )
-from ._models import Chain, SwapVenue
+from ._models import Chain, FeeAsset, SwapVenue
 from ._options import (
     BetweenChainsKwargs,
     BetweenChainsOptions,
@@ -156,8 +156,9 @@ class AssetRouteClient:
         return self._read(lambda: FromSourceResult.from_api(data, group_by=str(group_by)))
 
     def chains(self) -> tuple[Chain, ...]:
-        """``GET /v2/info/chains``: the chains the service routes between, as :class:`Chain` objects."""
-        data = self._request("GET", "/v2/info/chains", None)
+        """``GET /v2/info/chains``: every chain the service routes between (EVM and SVM included), as
+        :class:`Chain` objects; :meth:`Chain.to_api` gives each back exactly as the service sent it."""
+        data = self._request("GET", "/v2/info/chains?include_evm=true&include_svm=true", None)
         items = data.get("chains") if isinstance(data, dict) else None
         if not isinstance(items, list):
             raise RemoteServiceError(f"unexpected chains response: {str(data)[:_SHOWN]}")
@@ -218,6 +219,14 @@ def _chain(item: object) -> Chain:
     pretty = item.get("pretty_name")
     logo = item.get("logo_uri")
     prefix = item.get("bech32_prefix")
+    fee_assets = []
+    for fee in item.get("fee_assets") or ():
+        if not isinstance(fee, dict) or not isinstance(fee.get("denom"), str):
+            raise RemoteServiceError(f"malformed fee asset in response: {str(fee)[:_SHOWN]}")
+        gas = fee.get("gas_price")
+        prices = tuple(gas.get(k) for k in ("low", "average", "high")) if isinstance(gas, dict) else ()
+        fee_assets.append(FeeAsset(fee["denom"], (str(prices[0]), str(prices[1]), str(prices[2]))
+                                   if len(prices) == 3 and all(isinstance(p, str) for p in prices) else None))
     return Chain(
         chain_name=name,
         chain_id=chain_id,
@@ -227,4 +236,7 @@ def _chain(item: object) -> Chain:
         pfm_enabled=item.get("pfm_enabled") is True,
         logo_uri=logo if isinstance(logo, str) and logo else None,
         bech32_prefix=prefix if isinstance(prefix, str) and prefix else None,
+        fee_assets=tuple(fee_assets),
+        is_testnet=item.get("is_testnet") is True,
+        wire=orjson.dumps(item),
     )

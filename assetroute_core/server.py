@@ -4,7 +4,8 @@ Routes::
 
     POST /v2/fungible/assets_between_chains   (GET with query parameters too: the official SDK sends GET)
     POST /v2/fungible/assets_from_source      (and the reference's v1 alias /v1/fungible/assets_from_source)
-    GET  /v2/info/chains                      {"chains": [...]} for the routable chains
+    GET  /v2/info/chains                      {"chains": [...]}: the routable chains, the reference's whole
+                                              Chain shape and query (chain_ids, include_evm, include_svm)
     GET  /health                              {"status": "ok", ...provenance of the registry}
     GET  /openapi.json                        the OpenAPI 3.1 document (:mod:`._openapi`)
 
@@ -36,6 +37,17 @@ Where lookups run (one slow query must never stall the others, nor ``/health``):
   running cannot be stopped (Python threads cannot be), so it finishes in its thread and its answer goes
   into the cache: the same request asked again is then answered at once.
 * Request parsing stays on the loop: bodies are at most ``max_body_bytes`` and parse in microseconds.
+
+Browsers on other origins (CORS):
+
+* The data is public and read-only, so **any origin** may call the service by default
+  (``cors_origins=("*",)``; ``serve --cors-origins``): responses carry ``Access-Control-Allow-Origin``,
+  and a preflight ``OPTIONS`` (the official SDK always sends ``content-type: application/json``, so
+  browsers always preflight) is answered 200 for ``GET``/``POST`` with any request header, cached by the
+  browser for ``max-age`` 600 s. No credentials (cookies) are ever allowed: nothing here needs them.
+* A preflight the policy refuses (an origin not listed, a method other than GET/POST/OPTIONS) is
+  **400** with the error body (code 3) naming what was refused, not Starlette's plain-text line.
+* ``cors_origins=()`` turns CORS off: no headers, and ``OPTIONS`` is then a 405 like any other method.
 """
 
 from __future__ import annotations
@@ -44,6 +56,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Hashable
@@ -51,7 +64,10 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -62,13 +78,17 @@ from ._json import dumps
 from ._openapi import OPENAPI
 from ._registry import Registry, load_registry
 from ._requests import (
+    ChainsQuery,
     PayloadTooLargeError,
     parse_between_chains,
     parse_between_chains_query,
+    parse_chains_query,
     parse_from_source,
 )
 
 __all__ = [
+    "CORS_ENV_VAR",
+    "DEFAULT_CORS_ORIGINS",
     "DEFAULT_LOOKUP_THREADS",
     "DEFAULT_LOOKUP_TIMEOUT",
     "DEFAULT_MAX_BODY_BYTES",
@@ -80,9 +100,12 @@ __all__ = [
     "Service",
     "app_from_env",
     "create_app",
+    "parse_cors_origins",
 ]
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
+#: Origins whose browser pages may call the service (``"*"``: any; public, read-only data).
+DEFAULT_CORS_ORIGINS: tuple[str, ...] = ("*",)
 #: Seconds one request may wait for its lookup (queue included) before a 504.
 DEFAULT_LOOKUP_TIMEOUT = 10.0
 #: Threads computing answers that are not cached yet.
@@ -94,8 +117,13 @@ MAX_BODY_ENV_VAR = "ASSETROUTE_MAX_BODY_BYTES"
 LOOKUP_TIMEOUT_ENV_VAR = "ASSETROUTE_LOOKUP_TIMEOUT"
 LOOKUP_THREADS_ENV_VAR = "ASSETROUTE_LOOKUP_THREADS"
 RESPONSE_CACHE_ENV_VAR = "ASSETROUTE_RESPONSE_CACHE_BYTES"
+CORS_ENV_VAR = "ASSETROUTE_CORS_ORIGINS"
 
 log = logging.getLogger(__name__)
+
+_NO_TESTNETS = dumps({"code": 12, "message": "only_testnets: this service does not load the testnet world yet",
+                      "details": []})
+_ORIGIN_RE = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]+")  # scheme://host[:port], no path
 
 _JSON = "application/json"
 _NOT_FOUND = dumps({"code": 5, "message": "Not Found", "details": []})
@@ -172,7 +200,9 @@ class Service:
         self._pool_lock = threading.Lock()
         self._deadline = dumps({"code": 4, "message": f"deadline exceeded: the lookup did not finish within "
                                                        f"{lookup_timeout:g} s", "details": []})
-        self._chains = dumps({"chains": [c.to_api() for c in registry.chains()]})
+        self._chain_list = tuple((c, c.to_api()) for c in registry.chains())
+        self._chains = {(evm, svm): self._chains_body(ChainsQuery(include_evm=evm, include_svm=svm))
+                        for evm in (False, True) for svm in (False, True)}
         self._health = dumps({"status": "ok", "version": __version__, **registry.provenance.to_dict()})
         self._openapi = dumps(OPENAPI)
 
@@ -263,8 +293,23 @@ class Service:
             return self.internal_error("assets_from_source")
         return await self._answer("assets_from_source", self.registry.assets_from_source, dict(args))
 
+    def _chains_body(self, query: ChainsQuery) -> bytes:
+        wanted = None if query.chain_ids is None else set(query.chain_ids)
+        hidden = {t for t, shown in (("evm", query.include_evm), ("svm", query.include_svm)) if not shown}
+        return dumps({"chains": [api for c, api in self._chain_list if c.chain_type not in hidden
+                                 and (wanted is None or c.chain_id in wanted)]})
+
     async def chains(self, request: Request) -> Response:
-        return _json(self._chains)
+        """``GET /v2/info/chains`` with the reference's query parameters (see :class:`ChainsQuery`)."""
+        try:
+            query = parse_chains_query(request.query_params.multi_items())
+        except RequestError as exc:
+            return _error(exc)
+        if query.only_testnets:
+            return _json(_NO_TESTNETS, 501)
+        if query.chain_ids is None:
+            return _json(self._chains[query.include_evm, query.include_svm])
+        return _json(self._chains_body(query))
 
     async def health(self, request: Request) -> Response:
         return _json(self._health)
@@ -294,6 +339,41 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
     return _json(_INTERNAL, 500)
 
 
+class _CORS(CORSMiddleware):
+    """Starlette's CORS middleware whose refused preflights answer with the service's error body."""
+
+    def preflight_response(self, request_headers: Headers) -> Response:
+        response = super().preflight_response(request_headers)
+        if response.status_code == 200:
+            return response
+        reason = bytes(response.body).decode("utf-8", "replace")  # e.g. "Disallowed CORS origin, method"
+        origin = request_headers.get("origin", "")[:200]
+        method = request_headers.get("access-control-request-method", "")[:40]
+        message = f"CORS preflight refused ({reason}): origin {origin!r}, method {method!r}"
+        headers = {k: v for k, v in response.headers.items() if k.lower() == "vary"}
+        return _json(dumps({"code": 3, "message": message, "details": []}), 400, headers)
+
+
+def parse_cors_origins(value: str) -> tuple[str, ...]:
+    """``serve --cors-origins`` / ``$ASSETROUTE_CORS_ORIGINS``: comma-separated origins, ``*`` for any,
+    ``none`` (or nothing) for CORS off.
+
+    >>> parse_cors_origins("https://a.example, https://b.example"), parse_cors_origins("none")
+    (('https://a.example', 'https://b.example'), ())
+    >>> parse_cors_origins("ftp://x")
+    Traceback (most recent call last):
+    ...
+    ValueError: CORS origin 'ftp://x' is not '*' or an http(s) origin like https://app.example
+    """
+    items = tuple(dict.fromkeys(o.strip().rstrip("/") for o in value.split(",") if o.strip()))
+    if items in ((), ("none",)):
+        return ()
+    for origin in items:
+        if origin != "*" and not _ORIGIN_RE.fullmatch(origin):
+            raise ValueError(f"CORS origin {origin!r} is not '*' or an http(s) origin like https://app.example")
+    return items
+
+
 def create_app(
     registry: Registry | str | os.PathLike[str] | None = None,
     *,
@@ -301,13 +381,15 @@ def create_app(
     lookup_timeout: float = DEFAULT_LOOKUP_TIMEOUT,
     lookup_threads: int = DEFAULT_LOOKUP_THREADS,
     response_cache_bytes: int = DEFAULT_RESPONSE_CACHE_BYTES,
+    cors_origins: tuple[str, ...] | list[str] = DEFAULT_CORS_ORIGINS,
 ) -> Starlette:
     """The ASGI app over *registry*: a loaded :class:`Registry`, a source for :func:`load_registry`
     (directory, archive, URL), or ``None`` for the default source (``$ASSETROUTE_REGISTRY`` or the
     pinned archive). The registry is loaded once, here.
 
     *lookup_timeout* is the budget in seconds of one lookup (504 past it), *lookup_threads* the size of
-    the pool computing uncached answers, *response_cache_bytes* the bound of the answer cache (0: none).
+    the pool computing uncached answers, *response_cache_bytes* the bound of the answer cache (0: none),
+    *cors_origins* the origins whose browser pages may call it (``("*",)``: any; ``()``: CORS off).
     """
     if max_body_bytes < 1:
         raise ValueError(f"max_body_bytes must be positive, got {max_body_bytes}")
@@ -317,6 +399,7 @@ def create_app(
         raise ValueError(f"lookup_threads must be positive, got {lookup_threads}")
     if response_cache_bytes < 0:
         raise ValueError(f"response_cache_bytes must not be negative, got {response_cache_bytes}")
+    origins = parse_cors_origins(",".join(cors_origins)) if cors_origins else ()
     reg = registry if isinstance(registry, Registry) else load_registry(registry)
     service = Service(reg, max_body_bytes, lookup_timeout=lookup_timeout, lookup_threads=lookup_threads,
                       response_cache_bytes=response_cache_bytes)
@@ -334,7 +417,9 @@ def create_app(
         yield
         service.close()
 
-    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan)
+    middleware = [Middleware(_CORS, allow_origins=list(origins), allow_methods=["GET", "POST"], allow_headers=["*"],
+                             max_age=600)] if origins else []
+    app = Starlette(routes=routes, exception_handlers=handlers, lifespan=lifespan, middleware=middleware)
     app.router.redirect_slashes = False  # "/path/" is another path (404), as in grpc-gateway
     app.state.service = service
     app.state.registry = reg
@@ -345,7 +430,8 @@ def app_from_env() -> Starlette:
     """App factory for ``uvicorn --factory`` and ``serve --workers N``: registry from the default
     resolution (``$ASSETROUTE_REGISTRY``); body limit, lookup budget (seconds), lookup threads and
     response-cache bytes from ``$ASSETROUTE_MAX_BODY_BYTES``, ``$ASSETROUTE_LOOKUP_TIMEOUT``,
-    ``$ASSETROUTE_LOOKUP_THREADS`` and ``$ASSETROUTE_RESPONSE_CACHE_BYTES`` (defaults when unset)."""
+    ``$ASSETROUTE_LOOKUP_THREADS`` and ``$ASSETROUTE_RESPONSE_CACHE_BYTES``, CORS origins from
+    ``$ASSETROUTE_CORS_ORIGINS`` (defaults when unset)."""
     def env(name: str, default: Any, kind: Callable[[str], Any]) -> Any:
         value = os.environ.get(name, "").strip()
         return kind(value) if value else default
@@ -353,4 +439,5 @@ def app_from_env() -> Starlette:
     return create_app(None, max_body_bytes=env(MAX_BODY_ENV_VAR, DEFAULT_MAX_BODY_BYTES, int),
                       lookup_timeout=env(LOOKUP_TIMEOUT_ENV_VAR, DEFAULT_LOOKUP_TIMEOUT, float),
                       lookup_threads=env(LOOKUP_THREADS_ENV_VAR, DEFAULT_LOOKUP_THREADS, int),
-                      response_cache_bytes=env(RESPONSE_CACHE_ENV_VAR, DEFAULT_RESPONSE_CACHE_BYTES, int))
+                      response_cache_bytes=env(RESPONSE_CACHE_ENV_VAR, DEFAULT_RESPONSE_CACHE_BYTES, int),
+                      cors_origins=env(CORS_ENV_VAR, DEFAULT_CORS_ORIGINS, parse_cors_origins))

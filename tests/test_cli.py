@@ -127,7 +127,7 @@ def test_json_output_is_the_server_body(capsysbinary: pytest.CaptureFixture[byte
 
 def test_chains_json_is_the_server_body(capsysbinary: pytest.CaptureFixture[bytes], reg: list[str],
                                         live_server: str) -> None:
-    expected = httpx.get(live_server + "/v2/info/chains").content
+    expected = httpx.get(live_server + "/v2/info/chains?include_evm=true&include_svm=true").content
     for source in (reg, ["--base-url", live_server]):
         assert main(["chains", "--json", *source]) == 0
         assert capsysbinary.readouterr().out == expected

@@ -334,7 +334,7 @@ def test_base_url_path_prefix_and_headers(scripted: tuple[str, Script]) -> None:
         assert c.chains() == ()
         assert c.base_url == url + "/api"
     request = script.requests[0]
-    assert (request["method"], request["path"]) == ("GET", "/api/v2/info/chains")
+    assert (request["method"], request["path"]) == ("GET", "/api/v2/info/chains?include_evm=true&include_svm=true")
     assert request["headers"]["authorization"] == "secret-key"
     assert request["headers"]["accept"] == "application/json"
 

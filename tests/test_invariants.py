@@ -484,7 +484,7 @@ def check_ibc_only_canonical(answers: Iterable[Answer], routable: set[str]) -> l
     return out
 
 
-_IDENTITY = ("denom", "chain_id", "origin_denom", "origin_chain_id", "trace", "is_cw20", "is_evm")
+_IDENTITY = ("denom", "chain_id", "origin_denom", "origin_chain_id", "trace", "is_cw20", "is_evm", "is_svm")
 
 
 def check_shapes(sample: Sample, listed: dict[str, set[str]], names: dict[str, str]) -> list[str]:

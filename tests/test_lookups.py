@@ -251,8 +251,8 @@ def test_results_are_json_with_no_nulls_and_reference_key_order(registry):
     import json
 
     body = json.loads(registry.assets_between_chains("cosmoshub-4", "osmosis-1").to_json())
-    order = ["denom", "chain_id", "origin_denom", "origin_chain_id", "trace", "is_cw20", "is_evm", "symbol", "name",
-             "logo_uri", "decimals", "token_contract", "description", "coingecko_id", "recommended_symbol"]
+    order = ["denom", "chain_id", "origin_denom", "origin_chain_id", "trace", "is_cw20", "is_evm", "is_svm", "symbol",
+             "name", "logo_uri", "decimals", "token_contract", "description", "coingecko_id", "recommended_symbol"]
     for pair in body["assets_between_chains"]:
         assert list(pair) == ["asset_on_source", "asset_on_dest", "txs_required", "bridges"]
         for side in (pair["asset_on_source"], pair["asset_on_dest"]):

@@ -26,7 +26,8 @@ PUBLIC_API = {
         "RECOMMENDATION_REASONS", "REFERENCE_BRIDGE_KINDS",
         "Asset", "AssetChange", "AssetPair", "AssetRouteError", "BetweenChainsKwargs", "BetweenChainsOptions",
         "BetweenChainsResult", "BridgeLink", "Chain",
-        "ChainChange", "ChainRouteSummary", "Channel", "ChannelChange", "ChannelEnd", "DestAsset", "FetchError",
+        "ChainChange", "ChainRouteSummary", "Channel", "ChannelChange", "ChannelEnd", "DestAsset", "FeeAsset",
+        "FetchError",
         "FromSourceKwargs", "FromSourceOptions",
         "FromSourceResult", "GroupBy", "Hop", "InvalidArgumentError", "Metadata", "MethodNotAllowedError",
         "NotFoundError", "OptionKind",
@@ -38,9 +39,10 @@ PUBLIC_API = {
     ],
     "assetroute_core.client": ["AssetRouteClient"],
     "assetroute_core.server": [
-        "DEFAULT_LOOKUP_THREADS", "DEFAULT_LOOKUP_TIMEOUT", "DEFAULT_MAX_BODY_BYTES", "DEFAULT_RESPONSE_CACHE_BYTES",
+        "CORS_ENV_VAR", "DEFAULT_CORS_ORIGINS", "DEFAULT_LOOKUP_THREADS", "DEFAULT_LOOKUP_TIMEOUT",
+        "DEFAULT_MAX_BODY_BYTES", "DEFAULT_RESPONSE_CACHE_BYTES",
         "LOOKUP_THREADS_ENV_VAR", "LOOKUP_TIMEOUT_ENV_VAR", "MAX_BODY_ENV_VAR", "RESPONSE_CACHE_ENV_VAR",
-        "Service", "app_from_env", "create_app",
+        "Service", "app_from_env", "create_app", "parse_cors_origins",
     ],
     "assetroute_core.network": [
         "IBC", "UNTAGGED", "ChainEdge", "ChainGraph", "ChainNode",

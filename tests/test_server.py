@@ -38,9 +38,10 @@ BETWEEN = "/v2/fungible/assets_between_chains"
 FROM_SOURCE = "/v2/fungible/assets_from_source"
 ATOM_ON_OSMOSIS = "ibc/27394FB092D2ECCD56123C74F36E4C1F926001CEADA9CA97EA622B25F41E5EB2"
 EXAMPLES = REPO.parent / "shared" / "skip-api-examples"
-# The reference's field order (proto declaration order; is_svm is not emitted by this service).
-ASSET_ORDER = ["denom", "chain_id", "origin_denom", "origin_chain_id", "trace", "is_cw20", "is_evm", "symbol",
-               "name", "logo_uri", "decimals", "token_contract", "description", "coingecko_id", "recommended_symbol"]
+# The reference's field order (proto declaration order). The shared examples predate is_svm.
+ASSET_ORDER = ["denom", "chain_id", "origin_denom", "origin_chain_id", "trace", "is_cw20", "is_evm", "is_svm",
+               "symbol", "name", "logo_uri", "decimals", "token_contract", "description", "coingecko_id",
+               "recommended_symbol"]
 IDENTITY = ASSET_ORDER[:7]
 
 
@@ -111,7 +112,8 @@ def test_reference_example_identity_fields_and_key_order(http: httpx.Client) -> 
         got = next(p for p in ours if p["asset_on_dest"]["denom"] == want["asset_on_dest"]["denom"])
         for side in ("asset_on_source", "asset_on_dest"):
             assert {k: got[side][k] for k in IDENTITY} == {k: want[side][k] for k in IDENTITY}
-            assert list(got[side])[:8] == list(want[side])[:8]  # denom … is_evm, symbol
+            assert list(got[side])[:9] == [*list(want[side])[:7], "is_svm", list(want[side])[7]]  # … is_svm, symbol
+            assert got[side]["is_svm"] is False  # always present (SPEC §2); the example predates it
         assert (got["txs_required"], got["bridges"]) == (want["txs_required"], want["bridges"])
 
 
@@ -411,11 +413,71 @@ def test_chains(http: httpx.Client, registry: Registry) -> None:
     r = http.get("/v2/info/chains")
     assert r.status_code == 200 and r.headers["content-type"] == "application/json"
     chains = r.json()["chains"]
-    assert chains == [c.to_api() for c in registry.chains()]
+    assert chains == [c.to_api() for c in registry.chains() if c.chain_type == "cosmos"]  # as the reference: no EVM
     hub = next(c for c in chains if c["chain_id"] == "cosmoshub-4")
     assert hub["chain_name"] == "cosmoshub" and hub["chain_type"] == "cosmos"
     assert None not in list(walk(chains))
-    assert {c["chain_type"] for c in chains} == {"cosmos", "evm"}
+    every = http.get("/v2/info/chains", params={"include_evm": "true", "include_svm": "true"}).json()["chains"]
+    assert every == [c.to_api() for c in registry.chains()]
+    assert {c["chain_type"] for c in every} == {"cosmos", "evm"}
+
+
+# What the official SDK's Chain type requires on every chain (@skip-go/client 1.6.1, swaggerTypes).
+SDK_CHAIN_FIELDS = {"chain_name": str, "chain_id": str, "pfm_enabled": bool, "cosmos_module_support": dict,
+                    "supports_memo": bool, "bech32_prefix": str, "fee_assets": list, "chain_type": str,
+                    "ibc_capabilities": dict, "is_testnet": bool, "pretty_name": str}
+
+
+def test_chains_carry_the_sdk_chain_shape_from_chain_json(http: httpx.Client, registry: Registry,
+                                                          registry_path: Path) -> None:
+    chains = http.get("/v2/info/chains", params={"include_evm": "true"}).json()["chains"]
+    for chain in chains:
+        for name, kind in SDK_CHAIN_FIELDS.items():
+            assert isinstance(chain[name], kind), (chain["chain_id"], name)
+        assert set(chain["cosmos_module_support"]) == {"authz", "feegrant"}
+        assert set(chain["ibc_capabilities"]) == {"cosmos_pfm", "cosmos_ibc_hooks", "cosmos_memo", "cosmos_autopilot"}
+        assert chain["ibc_capabilities"]["cosmos_pfm"] is chain["pfm_enabled"]
+        assert chain["is_testnet"] is False
+    # fee assets are chain.json's fees.fee_tokens, in order, gas prices as decimal text when all three are given
+    for chain_id in ("osmosis-1", "cosmoshub-4", "neutron-1"):
+        ours = next(c for c in chains if c["chain_id"] == chain_id)
+        doc = json.loads((registry_path / ours["chain_name"] / "chain.json").read_text())
+        tokens = doc["fees"]["fee_tokens"]
+        assert [f["denom"] for f in ours["fee_assets"]] == [t["denom"] for t in tokens]
+        for fee, token in zip(ours["fee_assets"], tokens, strict=True):
+            prices = [token.get(k) for k in ("low_gas_price", "average_gas_price", "high_gas_price")]
+            if None in prices:
+                assert "gas_price" not in fee
+            else:
+                got = fee["gas_price"]
+                assert [float(got[k]) for k in ("low", "average", "high")] == [float(p) for p in prices]
+                assert all("e" not in got[k] for k in got)  # decimal text, never exponent notation
+        assert ours["bech32_prefix"] == doc["bech32_prefix"]
+    evm = [c for c in chains if c["chain_type"] == "evm"]
+    assert evm and all(c["bech32_prefix"] == "" for c in evm)
+
+
+def test_chains_query_filters(http: httpx.Client) -> None:
+    two = http.get("/v2/info/chains", params=[("chain_ids", "osmosis-1"), ("chain_ids", "cosmoshub-4")])
+    assert [c["chain_id"] for c in two.json()["chains"]] == ["cosmoshub-4", "osmosis-1"]
+    brackets = http.get("/v2/info/chains", params=[("chain_ids[]", "osmosis-1"), ("chainIds", "nope-1")])
+    assert [c["chain_id"] for c in brackets.json()["chains"]] == ["osmosis-1"]  # unknown ids are left out
+    eth = http.get("/v2/info/chains", params={"chain_ids": "1"}).json()["chains"]
+    assert eth == []  # EVM chains only with include_evm, as the reference
+    eth = http.get("/v2/info/chains", params={"chain_ids": "1", "include_evm": "true"}).json()["chains"]
+    assert [c["chain_type"] for c in eth] == ["evm"]
+
+
+@pytest.mark.parametrize(("params", "status", "code", "message"), [
+    ({"include_evm": "yes"}, 400, 3, 'invalid value for bool field include_evm: "yes"'),
+    ([("include_svm", "true"), ("include_svm", "true")], 400, 3, 'duplicate field "include_svm"'),
+    ({"only_testnets": "true"}, 501, 12, "only_testnets: this service does not load the testnet world yet"),
+])
+def test_chains_query_errors(http: httpx.Client, params: Any, status: int, code: int, message: str) -> None:
+    r = http.get("/v2/info/chains", params=params)
+    assert r.status_code == status
+    assert r.json() == {"code": code, "message": message, "details": []}
+    assert http.get("/v2/info/chains", params={"only_testnets": "false"}).status_code == 200
 
 
 def test_health(http: httpx.Client, registry: Registry) -> None:
