@@ -249,6 +249,7 @@ class FromSourceQuery:
     native_only: bool = False
     group_by: str = "chain_id"
     include_cw20_assets: bool = False
+    include_other_bridges: bool = False
 
     @property
     def complete(self) -> bool:

@@ -73,6 +73,7 @@ from ._options import (
 from ._overlay import Overlay, load_overlay
 from ._registry import Registry, load_registry
 from ._results import AssetPair, BetweenChainsResult, DestAsset, FromSourceResult
+from ._routing import REFERENCE_BRIDGE_KINDS
 from ._whatif import WhatIf
 
 __version__ = "0.1.0"
@@ -84,6 +85,7 @@ __all__ = [
     "PINNED_ARCHIVE_URL",
     "PINNED_COMMIT",
     "RECOMMENDATION_REASONS",
+    "REFERENCE_BRIDGE_KINDS",
     "Asset",
     "AssetChange",
     "AssetPair",

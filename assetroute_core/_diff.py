@@ -548,6 +548,7 @@ def _scenario(e0: Engine, e1: Engine) -> _Scenario | None:
     from the other, or both from one registry); ``None`` when they do not share their data."""
     d0, d1 = e0.data, e1.data
     if not (d0.listed is d1.listed and d0.links is d1.links and d0.chain_ids is d1.chain_ids
+            and e0.bridge_kinds == e1.bridge_kinds
             and e0.routable == e1.routable and d0.chains.keys() == d1.chains.keys()
             and len(d0.channels) == len(d1.channels)):
         return None
@@ -692,7 +693,8 @@ def diff_registries(old: Registry, new: Registry, *, progress: DiffProgress | No
             raise InvalidArgumentError(f"{name} must be a loaded Registry, got {type(value).__name__}",
                                        value=repr(value)[:80])
     checked = _check_flags(flags)
-    e0, e1 = old.engine, new.engine
+    every_kind = checked["include_other_bridges"]
+    e0, e1 = old.engine_for(include_other_bridges=every_kind), new.engine_for(include_other_bridges=every_kind)
     ids0, ids1 = _routable_ids(e0), _routable_ids(e1)
     common = sorted(ids0.keys() & ids1.keys())
     dests0 = {ids0[c]: c for c in common}

@@ -43,7 +43,7 @@ def assets_between_chains(
     cached = engine.results.get(cache_key)
     if cached is not None:
         return BetweenChainsResult(source_chain_id, dest_chain_id, cached)
-    no_meta, cw20, evm, allow_multi_tx = options.key
+    no_meta, cw20, evm, allow_multi_tx, _other_bridges = options.key  # the engine was chosen by the last
     pairs: list[AssetPair] = []
     append = pairs.append
     router = engine.router()  # one generation of the engine's memo tables for the whole answer

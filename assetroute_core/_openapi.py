@@ -58,6 +58,9 @@ _DESCRIPTIONS = {
     # the options describe themselves (assetroute_core._options)
     **{f.name: f.metadata["doc"] for o in (BetweenChainsOptions, FromSourceOptions) for f in option_fields(o)},
 }
+# Fields the reference API does not have (marked x-assetroute-extension in the document).
+_EXTENSIONS = frozenset(f.name for o in (BetweenChainsOptions, FromSourceOptions) for f in option_fields(o)
+                        if f.metadata["extension"])
 
 
 def _field_schema(name: str, kind: str, *, required: bool) -> dict[str, Any]:
@@ -74,6 +77,8 @@ def _field_schema(name: str, kind: str, *, required: bool) -> dict[str, Any]:
     else:  # pragma: no cover - the tables only hold the kinds above
         raise ValueError(kind)
     schema["description"] = _DESCRIPTIONS.get(name, name)
+    if name in _EXTENSIONS:
+        schema["x-assetroute-extension"] = True
     return schema
 
 
@@ -218,6 +223,7 @@ def build_openapi() -> dict[str, Any]:
             "name": name, "in": "query", "required": False, "schema": schema,
             "description": _DESCRIPTIONS[name] + (" Exactly true or false." if kind == "bool" else "")
             + f" The camelCase name {camel_case(name)} is accepted too (not both).",
+            **({"x-assetroute-extension": True} if name in _EXTENSIONS else {}),
         })
 
     between_errors = {

@@ -18,7 +18,8 @@ Decisions made here:
 * **Fixed value sets are** ``Literal`` **types** (:data:`RecommendationReason`, :data:`GroupBy`); the
   tuples :data:`RECOMMENDATION_REASONS` and :data:`GROUP_BY_VALUES` are read from them.
 * **Each field's metadata** carries its ``kind`` (how the request parser reads it), a one-line
-  ``label`` (dashboard, CLI) and ``doc`` (OpenAPI, CLI help).
+  ``label`` (dashboard, CLI), ``doc`` (OpenAPI, CLI help) and ``extension`` (true for a field the
+  reference API does not have: the OpenAPI document marks it ``x-assetroute-extension``).
 
 Adding an option to a lookup means: a field (with metadata) in its dataclass, the same name in its
 ``TypedDict``, and using it in ``_lookups.py``; the API, client, CLI flags and dashboard switches
@@ -73,8 +74,14 @@ RECOMMENDATION_REASONS: tuple[RecommendationReason, ...] = get_args(Recommendati
 GROUP_BY_VALUES: tuple[GroupBy, ...] = get_args(GroupBy)
 
 
-def _meta(kind: OptionKind, label: str, doc: str) -> dict[str, str]:
-    return {"kind": kind, "label": label, "doc": doc}
+def _meta(kind: OptionKind, label: str, doc: str, *, extension: bool = False) -> dict[str, Any]:
+    return {"kind": kind, "label": label, "doc": doc, "extension": extension}
+
+
+_OTHER_BRIDGES_DOC = (
+    "Also return routes over registry bridges the reference API does not name (Gravity Bridge/PEGGY, Wormhole, "
+    "PolyNetwork, Router, ...). Off by default: answers then use only the reference's bridge kinds. "
+    "An assetroute extension; the reference API has no such field.")
 
 
 _BOOL_FIELDS: dict[type, tuple[str, ...]] = {}
@@ -133,6 +140,8 @@ class BetweenChainsOptions(_OptionsMixin):
     include_evm_assets: bool = field(default=False, metadata=_meta("bool", "EVM assets", "Include EVM assets."))
     allow_multi_tx: bool = field(default=False, metadata=_meta(
         "bool", "Multi-transaction routes", "Include routes that need more than one transaction."))
+    include_other_bridges: bool = field(default=False, metadata=_meta(
+        "bool", "Other bridges (extension)", _OTHER_BRIDGES_DOC, extension=True))
 
     def __post_init__(self) -> None:
         _check_bools(self)
@@ -143,10 +152,10 @@ class BetweenChainsOptions(_OptionsMixin):
         return _build(cls, "assets_between_chains", options)
 
     @property
-    def key(self) -> tuple[bool, bool, bool, bool]:
+    def key(self) -> tuple[bool, bool, bool, bool, bool]:
         """The options as a tuple, in field order (a cache key)."""
         return (self.include_no_metadata_assets, self.include_cw20_assets, self.include_evm_assets,
-                self.allow_multi_tx)
+                self.allow_multi_tx, self.include_other_bridges)
 
 
 class BetweenChainsKwargs(TypedDict, total=False):
@@ -156,6 +165,7 @@ class BetweenChainsKwargs(TypedDict, total=False):
     include_cw20_assets: bool
     include_evm_assets: bool
     allow_multi_tx: bool
+    include_other_bridges: bool
 
 
 def _venue(i: int, venue: object) -> SwapVenue:
@@ -195,6 +205,8 @@ class FromSourceOptions(_OptionsMixin):
         "group_by", "Group results by",
         "Key of dest_assets: chain_id (default; empty string or null too) or recommended_symbol."))
     include_cw20_assets: bool = field(default=False, metadata=_meta("bool", "CW20 assets", "Include CW20 assets."))
+    include_other_bridges: bool = field(default=False, metadata=_meta(
+        "bool", "Other bridges (extension)", _OTHER_BRIDGES_DOC, extension=True))
 
     def __post_init__(self) -> None:
         _check_bools(self)
@@ -240,6 +252,7 @@ class FromSourceKwargs(TypedDict, total=False):
     native_only: bool
     group_by: GroupBy | Literal[""] | None
     include_cw20_assets: bool
+    include_other_bridges: bool
 
 
 def unchecked_changes(options: type[BetweenChainsOptions] | type[FromSourceOptions],

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Unpack
 
+from ._data import RegistryData
 from ._diff import DiffProgress, RegistryDiff, RegistryMeasures, diff_registries, registry_measures
 from ._exceptions import NotFoundError
 from ._fetch import ProgressCallback, resolve_source
@@ -29,7 +30,7 @@ from ._models import Asset, BridgeLink, Chain, Channel, ChannelEnd, Provenance, 
 from ._options import BetweenChainsKwargs, BetweenChainsOptions, FromSourceKwargs, FromSourceOptions
 from ._overlay import Overlay, load_overlay
 from ._results import BetweenChainsResult, FromSourceResult
-from ._routing import Engine
+from ._routing import REFERENCE_BRIDGE_KINDS, Engine
 from ._whatif import WhatIf, apply_changes
 
 __all__ = ["Registry", "load_registry"]
@@ -46,6 +47,9 @@ class Registry:
     quality: tuple[QualityIssue, ...]
     overlay: Overlay
     _engine: Engine = field(repr=False)
+    """Routes over the reference API's bridge kinds (the default answers)."""
+    _every_bridge: Engine = field(repr=False)
+    """Routes over every bridge the registry names (``include_other_bridges``), over the same data."""
     what_if: WhatIf | None = None
     """The changed assumptions when this registry was made by :meth:`with_changes`, else ``None``."""
     base: Registry | None = field(default=None, repr=False)
@@ -60,13 +64,15 @@ class Registry:
 
         The keyword options are those of :class:`~assetroute_core.BetweenChainsOptions`
         (``include_no_metadata_assets``, ``include_cw20_assets``, ``include_evm_assets``,
-        ``allow_multi_tx``; all ``False`` by default).
+        ``allow_multi_tx``, and the extension ``include_other_bridges``; all ``False`` by default).
 
         Raises :class:`~assetroute_core.NotFoundError` for an unknown chain and
         :class:`~assetroute_core.InvalidArgumentError` when both chains are the same or an option
         has a wrong type.
         """
-        return _between(self._engine, source_chain_id, dest_chain_id, BetweenChainsOptions.of(options))
+        opts = BetweenChainsOptions.of(options)
+        return _between(self.engine_for(include_other_bridges=opts.include_other_bridges), source_chain_id,
+                        dest_chain_id, opts)
 
     def assets_from_source(
         self, source_asset_denom: str, source_asset_chain_id: str, **options: Unpack[FromSourceKwargs],
@@ -75,12 +81,14 @@ class Registry:
 
         The keyword options are those of :class:`~assetroute_core.FromSourceOptions`
         (``allow_multi_tx``, ``recommendation_reason``, ``include_swaps``, ``swap_venues``,
-        ``native_only``, ``group_by``, ``include_cw20_assets``).
+        ``native_only``, ``group_by``, ``include_cw20_assets``, and the extension ``include_other_bridges``).
 
         Raises :class:`~assetroute_core.InvalidArgumentError` (``Invalid source_asset_chain_id``,
         ``Invalid source_asset_denom``, or a bad option value).
         """
-        return _from_source(self._engine, source_asset_denom, source_asset_chain_id, FromSourceOptions.of(options))
+        opts = FromSourceOptions.of(options)
+        return _from_source(self.engine_for(include_other_bridges=opts.include_other_bridges), source_asset_denom,
+                            source_asset_chain_id, opts)
 
     # -- browsing --------------------------------------------------------------------------
 
@@ -162,9 +170,9 @@ class Registry:
         Raises :class:`~assetroute_core.InvalidArgumentError` naming an unknown chain, channel or
         bridge kind.
         """
-        provenance, overlay, engine, scenario = apply_changes(
+        provenance, overlay, engines, scenario = apply_changes(
             self, pfm=pfm, closed_channels=closed_channels, forwarding_bridges=forwarding_bridges)
-        return Registry(provenance, self.quality, overlay, engine, what_if=scenario, base=self)
+        return Registry(provenance, self.quality, overlay, *engines, what_if=scenario, base=self)
 
     def measures(self, *, progress: DiffProgress | None = None) -> RegistryMeasures:
         """Headline figures (routable chains, listed assets, single-transaction share, largest
@@ -173,8 +181,18 @@ class Registry:
 
     @property
     def engine(self) -> Engine:
-        """The routing engine (advanced use: canonical channels, unwinding, candidate routes)."""
+        """The routing engine of the default answers, over the reference API's bridge kinds (advanced
+        use: canonical channels, unwinding, candidate routes)."""
         return self._engine
+
+    def engine_for(self, *, include_other_bridges: bool) -> Engine:
+        """The engine answering with or without the bridges the reference API does not name."""
+        return self._every_bridge if include_other_bridges else self._engine
+
+
+def _engines(data: RegistryData, overlay: Overlay) -> tuple[Engine, Engine]:
+    """The two engines of one registry, over the same data: the reference's bridge kinds, and every kind."""
+    return Engine(data, overlay, bridge_kinds=REFERENCE_BRIDGE_KINDS), Engine(data, overlay)
 
 
 def load_registry(
@@ -197,7 +215,7 @@ def load_registry(
                               cache_dir=Path(cache_dir) if cache_dir is not None else None)
     ov = overlay if isinstance(overlay, Overlay) else load_overlay(overlay)
     data = read_registry(resolved.root, ov)
-    engine = Engine(data, ov)
+    engine, every_bridge = _engines(data, ov)
     types = Counter(c.chain_type for c in data.chains.values())
     counts = (
         ("files", data.files),
@@ -221,4 +239,4 @@ def load_registry(
         loaded_at=datetime.now(UTC).isoformat(timespec="seconds"),
         overlay=ov.path,
     )
-    return Registry(provenance, tuple(data.quality), ov, engine)
+    return Registry(provenance, tuple(data.quality), ov, engine, every_bridge)

@@ -19,6 +19,12 @@ The rules are those of SPEC.md §2–§3, in short:
 * a voucher is hashed from its base denom as the listed path that carries it spells it: a derived
   voucher that a listing carries with another spelling of an EVM address *is* that listing.
 
+The bridges an engine routes over are chosen when it is built (``bridge_kinds``): a registry keeps one
+engine over the reference API's kinds (:data:`REFERENCE_BRIDGE_KINDS`, the default answers) and one
+over every bridge the registry names (``include_other_bridges``), both over the same data. Two engines
+rather than a flag through the memo tables: each answer is then the best route *within* its world (a
+pair whose best route crosses Gravity Bridge may have a longer one over the reference's kinds).
+
 The engine is built once per registry and is safe to share. Its memo tables hold values that
 are pure functions of the immutable data, guarded by locks, in one *generation* (:class:`_Router`)
 that is retired for a fresh one once its weight passes a cap, so memory is bounded for any
@@ -42,7 +48,12 @@ from ._loader import FAMILY_LINK
 from ._models import Asset, Chain, ChannelEnd, Hop, Metadata, Route
 from ._overlay import Overlay
 
-__all__ = ["Engine"]
+__all__ = ["REFERENCE_BRIDGE_KINDS", "Engine"]
+
+#: The bridge kinds the reference API names (its ``BridgeType``, plus ``CCTP_V2`` of its SDK); IBC is a
+#: channel, not a link. Routes over any other registry bridge need ``include_other_bridges`` (SPEC §3).
+REFERENCE_BRIDGE_KINDS: frozenset[str] = frozenset({
+    "IBC", "AXELAR", "CCTP", "CCTP_V2", "HYPERLANE", "OPINIT", "GO_FAST", "STARGATE", "LAYER_ZERO", "EUREKA"})
 
 _IBC_ONLY = ("IBC",)
 # Weight at which the engine starts a fresh generation of memo tables (see Engine.router). A unit is
@@ -186,8 +197,11 @@ class Engine:
     a lookup that makes several calls takes ``router()`` once and uses it throughout.
     """
 
-    def __init__(self, data: RegistryData, overlay: Overlay, *, max_weight: int = DEFAULT_MAX_WEIGHT) -> None:
+    def __init__(self, data: RegistryData, overlay: Overlay, *, max_weight: int = DEFAULT_MAX_WEIGHT,
+                 bridge_kinds: frozenset[str] | None = None) -> None:
         self.data = data
+        #: The bridge kinds this engine routes over; ``None``: every kind the registry names.
+        self.bridge_kinds = bridge_kinds
         self.overlay = overlay
         self.chains: dict[str, Chain] = data.chains
         # Routable: live Cosmos/EVM chains that own their chain-id (a shared id goes to one chain).
@@ -245,6 +259,8 @@ class Engine:
         self._family_of: dict[tuple[str, str], list[tuple[str, str]]] = {}
         link_keys: dict[tuple[str, str], None] = {}
         for link in data.links:
+            if bridge_kinds is not None and link.kind not in bridge_kinds:
+                continue
             ka = (link.a[0], denom_key(link.a[1]))
             kb = (link.b[0], denom_key(link.b[1]))
             if ka == kb:

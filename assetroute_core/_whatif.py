@@ -2,8 +2,9 @@
 
 Decisions made here:
 
-* A scenario never copies or reloads the registry. The new registry's engine is built over a
-  :func:`dataclasses.replace` of the same ``RegistryData``: the listings, links, quality report and
+* A scenario never copies or reloads the registry. The new registry's two engines (the reference's
+  bridge kinds, and every kind) are built over a :func:`dataclasses.replace` of the same
+  ``RegistryData``: the listings, links, quality report and
   every unchanged chain and channel object are shared. Only the :class:`Chain` objects whose PFM
   changed, the :class:`Channel` objects that close (re-made with status ``CLOSED``, so
   ``Channel.usable`` is false) and the channel-end tables of the chains at their ends are new. The
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from ._exceptions import InvalidArgumentError
 from ._models import Channel, ChannelEnd, Provenance
 from ._overlay import Overlay
-from ._routing import Engine
+from ._routing import REFERENCE_BRIDGE_KINDS, Engine
 
 if TYPE_CHECKING:
     from ._registry import Registry
@@ -121,7 +122,7 @@ def apply_changes(
     pfm: Mapping[str, bool] | None = None,
     closed_channels: Iterable[str | tuple[str, str]] = (),
     forwarding_bridges: Mapping[str, bool] | Iterable[str] | None = None,
-) -> tuple[Provenance, Overlay, Engine, WhatIf]:
+) -> tuple[Provenance, Overlay, tuple[Engine, Engine], WhatIf]:
     """The implementation of :meth:`Registry.with_changes`: the new registry's provenance, overlay,
     engine (over the same data tables) and scenario; the caller builds the :class:`Registry`."""
     engine = registry.engine
@@ -206,7 +207,10 @@ def apply_changes(
                                           bridges=MappingProxyType(bridges))
 
     new_data = dataclasses.replace(data, chains=chains, channels=channels, ends=ends_table)
-    new_engine = Engine(new_data, new_overlay)
+    # The scenario's two engines, as a loaded registry has them (_registry._engines): the reference's
+    # bridge kinds, and every kind.
+    new_engine = Engine(new_data, new_overlay, bridge_kinds=REFERENCE_BRIDGE_KINDS)
+    every_bridge = Engine(new_data, new_overlay)
 
     previous = registry.what_if
     merged_pfm = dict(previous.pfm) if previous else {}
@@ -234,4 +238,4 @@ def apply_changes(
         fingerprint=f"{scenario.base_fingerprint}+whatif-{digest}",
         counts=counts,
     )
-    return provenance, new_overlay, new_engine, scenario
+    return provenance, new_overlay, (new_engine, every_bridge), scenario

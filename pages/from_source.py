@@ -5,6 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from assetroute_app import (
+    FROM_SOURCE_FLAGS,
+    OPTION_HELP,
+    OPTION_LABELS,
     FromSourceQuery,
     default_asset,
     from_source_summary,
@@ -49,7 +52,7 @@ def _seed(q: FromSourceQuery) -> None:
     chain = q.source_asset_chain_id or ("cosmoshub-4" if "cosmoshub-4" in ids else (ids[0] if ids else None))
     st.session_state["fs_chain"] = chain
     st.session_state["fs_denom"] = q.source_asset_denom or _default_denom(chain)
-    for name in ("allow_multi_tx", "include_swaps", "native_only", "include_cw20_assets"):
+    for name in FROM_SOURCE_FLAGS:
         st.session_state[f"fs_{name}"] = getattr(q, name)
     st.session_state["fs_reason"] = q.recommendation_reason or ""
     st.session_state["fs_group_by"] = q.group_by
@@ -74,10 +77,9 @@ c2.selectbox(f"Source asset ({len(denoms)} held on this chain)", denoms, key="fs
              help="Listed assets first, then derived IBC vouchers without metadata. Type to search.")
 
 with st.form("fs_form"):
-    o1, o2, o3 = st.columns(3)
-    o1.checkbox("Multi-transaction routes", key="fs_allow_multi_tx", help="`allow_multi_tx`")
-    o2.checkbox("Native assets only", key="fs_native_only", help="`native_only`: only instances with an empty trace")
-    o3.checkbox("CW20 assets", key="fs_include_cw20_assets", help="`include_cw20_assets`")
+    switches = [n for n in FROM_SOURCE_FLAGS if n != "include_swaps"]  # include_swaps sits by the venues
+    for col, name in zip(st.columns(len(switches)), switches, strict=True):
+        col.checkbox(OPTION_LABELS[name], key=f"fs_{name}", help=f"{OPTION_HELP[name]} (`{name}`)")
     r1, r2 = st.columns(2)
     r1.selectbox("Recommendation reason", ["", *RECOMMENDATION_REASONS], key="fs_reason",
                  format_func=lambda v: REASON_LABELS.get(v, v), help="`recommendation_reason`")
@@ -99,6 +101,7 @@ if submitted:
         swap_venues=tuple(st.session_state["fs_venues"]) if st.session_state["fs_include_swaps"] else (),
         native_only=bool(st.session_state["fs_native_only"]), group_by=st.session_state["fs_group_by"],
         include_cw20_assets=bool(st.session_state["fs_include_cw20_assets"]),
+        include_other_bridges=bool(st.session_state["fs_include_other_bridges"]),
     )
     if not q.complete:
         st.warning("Pick a source chain and an asset.", icon=":material/warning:")

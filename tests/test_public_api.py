@@ -23,7 +23,7 @@ PACKAGES = ("assetroute_core", "assetroute_app")
 PUBLIC_API = {
     "assetroute_core": [
         "BETWEEN_CHAINS_OPTIONS", "FROM_SOURCE_OPTIONS", "GROUP_BY_VALUES", "PINNED_ARCHIVE_URL", "PINNED_COMMIT",
-        "RECOMMENDATION_REASONS",
+        "RECOMMENDATION_REASONS", "REFERENCE_BRIDGE_KINDS",
         "Asset", "AssetChange", "AssetPair", "AssetRouteError", "BetweenChainsKwargs", "BetweenChainsOptions",
         "BetweenChainsResult", "BridgeLink", "Chain",
         "ChainChange", "ChainRouteSummary", "Channel", "ChannelChange", "ChannelEnd", "DestAsset", "FeeAsset",

@@ -28,6 +28,7 @@ BETWEEN_DEFAULTS = {
     "include_cw20_assets": False,
     "include_evm_assets": False,
     "allow_multi_tx": False,
+    "include_other_bridges": False,
 }
 SOURCE = {"source_asset_denom": "uatom", "source_asset_chain_id": "cosmoshub-4"}
 
@@ -215,7 +216,8 @@ def test_null_means_unset_for_every_field() -> None:
     nulls = dict.fromkeys(n for n in FROM_SOURCE_FIELDS if n not in SOURCE)
     args = parse_from_source(from_source(**nulls))
     assert args == {**SOURCE, "allow_multi_tx": False, "recommendation_reason": None, "include_swaps": False,
-                    "swap_venues": None, "native_only": False, "group_by": None, "include_cw20_assets": False}
+                    "swap_venues": None, "native_only": False, "group_by": None, "include_cw20_assets": False,
+                    "include_other_bridges": False}
 
 
 def test_unknown_fields_are_ignored() -> None:
@@ -234,15 +236,16 @@ def test_every_field_has_a_camel_case_spelling_with_the_same_meaning() -> None:
     assert camel_case("source_asset_chain_id") == "sourceAssetChainId"
     snake = {"source_chain_id": "cosmoshub-4", "dest_chain_id": "osmosis-1",
              "include_no_metadata_assets": True, "include_cw20_assets": True, "include_evm_assets": True,
-             "allow_multi_tx": True}
+             "allow_multi_tx": True, "include_other_bridges": True}
     camel = {camel_case(k): v for k, v in snake.items()}
     assert set(camel) == {"sourceChainId", "destChainId", "includeNoMetadataAssets", "includeCw20Assets",
-                          "includeEvmAssets", "allowMultiTx"}
+                          "includeEvmAssets", "allowMultiTx", "includeOtherBridges"}
     assert parse_between_chains(body(camel)) == parse_between_chains(body(snake)) == snake
 
     fs = {**SOURCE, "allow_multi_tx": True, "recommendation_reason": "DIRECT", "include_swaps": True,
           "swap_venues": [{"name": "osmosis-poolmanager", "chain_id": "osmosis-1", "logo_uri": "https://x/l.png"}],
-          "native_only": True, "group_by": "recommended_symbol", "include_cw20_assets": True}
+          "native_only": True, "group_by": "recommended_symbol", "include_cw20_assets": True,
+          "include_other_bridges": True}
     fs_camel = {camel_case(k): v for k, v in fs.items()}
     fs_camel["swapVenues"] = [{"name": "osmosis-poolmanager", "chainId": "osmosis-1", "logoUri": "https://x/l.png"}]
     expected = {**fs, "swap_venues": [SwapVenue("osmosis-poolmanager", "osmosis-1", "https://x/l.png")]}

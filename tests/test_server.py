@@ -627,7 +627,8 @@ def test_catch_all_turns_an_unexpected_exception_into_the_500_body(registry: Reg
         def assets_between_chains(self, *args: Any, **kwargs: Any) -> Any:
             raise RuntimeError("boom")
 
-    broken = Broken(registry.provenance, registry.quality, registry.overlay, registry.engine)
+    broken = Broken(registry.provenance, registry.quality, registry.overlay, registry.engine,
+                    registry.engine_for(include_other_bridges=True))
     app = create_app(broken)
     with serve_app(app) as url:
         r = httpx.post(url + BETWEEN, json=SRC_DEST)
