@@ -18,6 +18,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Unpack
 
+from ._catalog import AssetsByChain, Bridge, OriginAssets
+from ._catalog import assets_by_chain as _assets_by_chain
+from ._catalog import bridges as _bridges
+from ._catalog import origin_assets as _origin_assets
 from ._data import RegistryData
 from ._diff import DiffProgress, RegistryDiff, RegistryMeasures, diff_registries, registry_measures
 from ._exceptions import NotFoundError
@@ -26,7 +30,7 @@ from ._loader import read_registry
 from ._lookups import assets_between_chains as _between
 from ._lookups import assets_from_source as _from_source
 from ._lookups import resolve_chain
-from ._models import Asset, BridgeLink, Chain, Channel, ChannelEnd, Provenance, QualityIssue
+from ._models import Asset, BridgeLink, Chain, Channel, ChannelEnd, Provenance, QualityIssue, SwapVenue
 from ._options import BetweenChainsKwargs, BetweenChainsOptions, FromSourceKwargs, FromSourceOptions
 from ._overlay import Overlay, load_overlay
 from ._results import BetweenChainsResult, FromSourceResult
@@ -133,6 +137,49 @@ class Registry:
     def bridge_links(self) -> tuple[BridgeLink, ...]:
         """Bridge links read from traces, plus the CCTP family."""
         return tuple(self._engine.data.links)
+
+    # -- the reference's other read endpoints (assetroute_core._catalog) ----------------------
+
+    def bridges(self) -> tuple[Bridge, ...]:
+        """The bridge kinds the default answers route over (``GET /v2/info/bridges``).
+
+        >>> reg = load_registry(os.environ.get("ASSETROUTE_REGISTRY", "../shared/chain-registry"))
+        >>> [b.id for b in reg.bridges()]
+        ['IBC', 'AXELAR', 'CCTP', 'EUREKA']
+        """
+        return _bridges(self)
+
+    def swap_venues(self) -> tuple[SwapVenue, ...]:
+        """The overlay's swap venues (``GET /v2/fungible/venues``)."""
+        return tuple(venue for venue, _chain in self.overlay.swap_venues)
+
+    def assets_by_chain(self, *, chain_ids: Iterable[str] | None = None, native_only: bool = False,
+                        include_no_metadata_assets: bool = False, include_cw20_assets: bool = False,
+                        include_evm_assets: bool = False, include_svm_assets: bool = False) -> AssetsByChain:
+        """The assets of every routable chain, or of *chain_ids*, filtered as ``GET /v2/fungible/assets``
+        does (see :mod:`assetroute_core._catalog`). An unknown chain-id is ``Invalid chain_id``.
+
+        >>> reg = load_registry(os.environ.get("ASSETROUTE_REGISTRY", "../shared/chain-registry"))
+        >>> hub = reg.assets_by_chain(chain_ids=["cosmoshub-4"], native_only=True)["cosmoshub-4"]
+        >>> "uatom" in [a.denom for a in hub], {a.trace for a in hub}
+        (True, {''})
+        """
+        return _assets_by_chain(
+            self, chain_ids=chain_ids, native_only=native_only, include_no_metadata_assets=include_no_metadata_assets,
+            include_cw20_assets=include_cw20_assets, include_evm_assets=include_evm_assets,
+            include_svm_assets=include_svm_assets)
+
+    def origin_assets(self, assets: Iterable[tuple[str, str]]) -> OriginAssets:
+        """The IBC origin of each ``(denom, chain_id)`` (``POST /v2/fungible/ibc_origin_assets``); ``None``
+        for an entry this registry does not hold.
+
+        >>> reg = load_registry(os.environ.get("ASSETROUTE_REGISTRY", "../shared/chain-registry"))
+        >>> osmo = "ibc/14F9BC3E44B8A9C1BE1FB08980FAB87034C9905EF17CF2F5008FC085218811CC"
+        >>> found = reg.origin_assets([(osmo, "cosmoshub-4"), ("x", "y")]).origins
+        >>> [(a.denom, a.chain_id) if a else None for a in found]
+        [('uosmo', 'osmosis-1'), None]
+        """
+        return _origin_assets(self, assets)
 
     # -- history and what-if -------------------------------------------------------------------
 

@@ -4,6 +4,10 @@ Routes::
 
     POST /v2/fungible/assets_between_chains   (GET with query parameters too: the official SDK sends GET)
     POST /v2/fungible/assets_from_source      (and the reference's v1 alias /v1/fungible/assets_from_source)
+    GET  /v2/info/bridges                     {"bridges": [...]}: IBC and the reference's kinds the registry links
+    GET  /v2/fungible/venues                  {"venues": [...]}: the overlay's swap venues
+    GET  /v2/fungible/assets                  {"chain_to_assets_map": {...}} (chain_ids, native_only, include_*)
+    POST /v2/fungible/ibc_origin_assets       {"origin_assets": [...]}: each entry answered on its own
     GET  /v2/info/chains                      {"chains": [...]}: the routable chains, the reference's whole
                                               Chain shape and query (chain_ids, include_evm, include_svm)
     GET  /health                              {"status": "ok", ...provenance of the registry}
@@ -80,10 +84,12 @@ from ._registry import Registry, load_registry
 from ._requests import (
     ChainsQuery,
     PayloadTooLargeError,
+    parse_assets_query,
     parse_between_chains,
     parse_between_chains_query,
     parse_chains_query,
     parse_from_source,
+    parse_origin_assets,
 )
 
 __all__ = [
@@ -203,6 +209,8 @@ class Service:
         self._chain_list = tuple((c, c.to_api()) for c in registry.chains())
         self._chains = {(evm, svm): self._chains_body(ChainsQuery(include_evm=evm, include_svm=svm))
                         for evm in (False, True) for svm in (False, True)}
+        self._bridges = dumps({"bridges": [b.to_api() for b in registry.bridges()]})
+        self._venues = dumps({"venues": [v.to_api() for v in registry.swap_venues()]})
         self._health = dumps({"status": "ok", "version": __version__, **registry.provenance.to_dict()})
         self._openapi = dumps(OPENAPI)
 
@@ -311,6 +319,38 @@ class Service:
             return _json(self._chains[query.include_evm, query.include_svm])
         return _json(self._chains_body(query))
 
+    async def bridges(self, request: Request) -> Response:
+        return _json(self._bridges)
+
+    async def venues(self, request: Request) -> Response:
+        """``GET /v2/fungible/venues``; ``only_testnets=true`` is 501 (no testnet world yet)."""
+        try:
+            query = parse_chains_query(request.query_params.multi_items())  # only only_testnets applies here
+        except RequestError as exc:
+            return _error(exc)
+        return _json(_NO_TESTNETS, 501) if query.only_testnets else _json(self._venues)
+
+    async def assets(self, request: Request) -> Response:
+        """``GET /v2/fungible/assets``: computed off the loop and cached per query, like the lookups."""
+        try:
+            args = parse_assets_query(request.query_params.multi_items())
+        except RequestError as exc:
+            return _error(exc)
+        if args.pop("only_testnets", False):
+            return _json(_NO_TESTNETS, 501)
+        return await self._answer("assets", self.registry.assets_by_chain, args)
+
+    async def ibc_origin_assets(self, request: Request) -> Response:
+        try:
+            entries = parse_origin_assets(await self._body(request))
+        except RequestError as exc:
+            return _error(exc)
+        except ClientDisconnect:
+            return _json(_DISCONNECTED, 400)
+        except Exception:
+            return self.internal_error("ibc_origin_assets")
+        return await self._answer("ibc_origin_assets", self.registry.origin_assets, {"assets": tuple(entries)})
+
     async def health(self, request: Request) -> Response:
         return _json(self._health)
 
@@ -408,6 +448,10 @@ def create_app(
         Route("/v2/fungible/assets_from_source", service.assets_from_source, methods=["POST"]),
         Route("/v1/fungible/assets_from_source", service.assets_from_source, methods=["POST"]),
         Route("/v2/info/chains", service.chains, methods=["GET"]),
+        Route("/v2/info/bridges", service.bridges, methods=["GET"]),
+        Route("/v2/fungible/venues", service.venues, methods=["GET"]),
+        Route("/v2/fungible/assets", service.assets, methods=["GET"]),
+        Route("/v2/fungible/ibc_origin_assets", service.ibc_origin_assets, methods=["POST"]),
         Route("/health", service.health, methods=["GET"]),
         Route("/openapi.json", service.openapi, methods=["GET"]),
     ]
