@@ -155,8 +155,8 @@ def _error_response(description: str) -> dict[str, Any]:
 _CHAIN_IDS = {"name": "chain_ids", "in": "query", "required": False, "style": "form", "explode": True,
               "schema": {"type": "array", "items": {"type": "string"}}}
 _ONLY_TESTNETS = {"name": "only_testnets", "in": "query", "required": False, "schema": {"type": "boolean"},
-                  "description": "The testnet world instead of mainnets: not loaded by this service yet "
-                                 "(true gets 501)."}
+                  "description": "Answer from the registry's testnet world (its testnets/ folder) instead of "
+                                 "mainnets. Exactly true or false."}
 
 
 def _ok(schema: str, description: str) -> dict[str, Any]:
@@ -169,7 +169,6 @@ _R400 = _error_response("Invalid request: malformed JSON, a non-object body, a w
 _R405 = _error_response("The path exists but not for this method (gRPC code 12); an Allow header lists the methods.")
 _R413 = _error_response("The request body is over the server's size limit (gRPC code 8).")
 _R400_QUERY = _error_response("A query parameter has a bad value or is given twice (gRPC code 3).")
-_R501_TESTNETS = _error_response("only_testnets=true: the testnet world is not loaded (gRPC code 12).")
 _R500 = _error_response("Internal error (gRPC code 2). Not expected for any input.")
 _R504 = _error_response("The lookup did not finish within the server's time budget (--lookup-timeout, default "
                         "10 s; gRPC code 4, DEADLINE_EXCEEDED). Its answer is still computed and cached: "
@@ -293,7 +292,7 @@ def build_openapi() -> dict[str, Any]:
                     "tags": ["fungible"],
                     "parameters": [_ONLY_TESTNETS],
                     "responses": {"200": _ok("VenuesResponse", "The venues."), "400": _R400_QUERY, "405": _R405,
-                                  "500": _R500, "501": _R501_TESTNETS, **_TRANSPORT},
+                                  "500": _R500, "504": _R504, **_TRANSPORT},
                 },
             },
             "/v2/fungible/assets": {
@@ -316,7 +315,7 @@ def build_openapi() -> dict[str, Any]:
                     "responses": {"200": _ok("AssetsResponse", "Assets per chain-id, keys sorted; chains with "
                                                                "no asset left are left out."),
                                   "400": _error_response("A bad query parameter, or Invalid chain_id (gRPC code 3)."),
-                                  "405": _R405, "500": _R500, "501": _R501_TESTNETS, "504": _R504, **_TRANSPORT},
+                                  "405": _R405, "500": _R500, "504": _R504, **_TRANSPORT},
                 },
             },
             "/v2/fungible/ibc_origin_assets": {
@@ -347,15 +346,14 @@ def build_openapi() -> dict[str, Any]:
                         {"name": "include_svm", "in": "query", "required": False, "schema": {"type": "boolean"},
                          "description": "List SVM chains too (default false). Exactly true or false."},
                         {"name": "only_testnets", "in": "query", "required": False, "schema": {"type": "boolean"},
-                         "description": "The testnet world instead of mainnets: not loaded by this service yet "
-                                        "(true gets 501)."},
+                         "description": "The registry's testnet world (its testnets/ folder, loaded on the "
+                                        "first such request) instead of mainnets; every chain is_testnet."},
                     ],
                     "responses": {"200": _ok("ChainsResponse", "The chains."),
                                   "400": _error_response("A query parameter has a bad value or is given twice "
                                                          "(gRPC code 3)."),
                                   "405": _R405, "500": _R500,
-                                  "501": _error_response("only_testnets=true: the testnet world is not loaded "
-                                                         "(gRPC code 12)."),
+                                  "504": _R504,
                                   **_TRANSPORT},
                 },
             },

@@ -232,6 +232,30 @@ class Registry:
         use: canonical channels, unwinding, candidate routes)."""
         return self._engine
 
+    def testnets(self) -> Registry | None:
+        """Load the registry's testnet world (its ``testnets/`` folder, SPEC §1) as a registry of its own,
+        every chain ``is_testnet``; ``None`` when there is none (or this is already the testnet world).
+
+        It never mixes with this registry's answers. Each call loads it anew (~0.2 s): keep the result.
+
+        >>> reg = load_registry(os.environ.get("ASSETROUTE_REGISTRY", "../shared/chain-registry"))
+        >>> test = reg.testnets()
+        >>> test.chain("osmo-test-5").is_testnet, reg.chain("osmosis-1").is_testnet
+        (True, False)
+        """
+        data = self._engine.data
+        if data.testnet:
+            return None
+        root = os.path.realpath(data.root)
+        folder = os.path.realpath(os.path.join(root, "testnets"))
+        # the registry's root rule: a testnets/ link that leaves the root is never followed
+        if not folder.startswith(root.rstrip(os.sep) + os.sep) or not os.path.isdir(folder):
+            return None
+        started = time.perf_counter()
+        p = self.provenance
+        return _build(read_registry(folder, self.overlay, testnet=True), self.overlay, started,
+                      f"{p.source} (testnets/)", p.kind, p.commit)
+
     def engine_for(self, *, include_other_bridges: bool) -> Engine:
         """The engine answering with or without the bridges the reference API does not name."""
         return self._every_bridge if include_other_bridges else self._engine
@@ -261,7 +285,10 @@ def load_registry(
     resolved = resolve_source(source, progress=progress,
                               cache_dir=Path(cache_dir) if cache_dir is not None else None)
     ov = overlay if isinstance(overlay, Overlay) else load_overlay(overlay)
-    data = read_registry(resolved.root, ov)
+    return _build(read_registry(resolved.root, ov), ov, started, resolved.source, resolved.kind, resolved.commit)
+
+
+def _build(data: RegistryData, ov: Overlay, started: float, source: str, kind: str, commit: str | None) -> Registry:
     engine, every_bridge = _engines(data, ov)
     types = Counter(c.chain_type for c in data.chains.values())
     counts = (
@@ -277,9 +304,9 @@ def load_registry(
         ("quality_issues", len(data.quality)),
     )
     provenance = Provenance(
-        source=resolved.source,
-        kind=resolved.kind,
-        commit=resolved.commit,
+        source=source,
+        kind=kind,
+        commit=commit,
         fingerprint=data.fingerprint,
         counts=counts,
         load_seconds=time.perf_counter() - started,
