@@ -14,7 +14,7 @@ compatible service (:mod:`assetroute_core.client`) and on the command line
 (``python -m assetroute_core``).
 """
 
-from ._catalog import AssetsByChain, Bridge, OriginAssets
+from ._catalog import AssetsByChain, Bridge, OriginAssets, Recommendations, RecommendRequest
 from ._diff import (
     AssetChange,
     ChainChange,
@@ -125,7 +125,9 @@ __all__ = [
     "PfmChange",
     "Provenance",
     "QualityIssue",
+    "RecommendRequest",
     "RecommendationReason",
+    "Recommendations",
     "Registry",
     "RegistryDiff",
     "RegistryMeasures",

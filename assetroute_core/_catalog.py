@@ -5,6 +5,8 @@ of many chains at once, and the IBC origin of given instances.
     GET  /v2/fungible/venues              {"venues": [SwapVenue]}                              swap_venues()
     GET  /v2/fungible/assets              {"chain_to_assets_map": {chain_id: {"assets": [...]}}} assets_by_chain()
     POST /v2/fungible/ibc_origin_assets   {"origin_assets": [{"asset"?, "asset_found"}]}       origin_assets()
+    POST /v2/fungible/recommend_assets    {"recommendation_entries": [{"recommendations", "error"?}]}
+                                                                                               recommend_assets()
 
 Decisions made here:
 
@@ -22,6 +24,13 @@ Decisions made here:
   ``asset_found: false`` for a chain or denom this registry does not hold. An entry without a string
   ``denom`` and ``chain_id`` is the reference's 400 ``Must supply denom and chain_id``; at most
   :data:`MAX_ORIGIN_ASSETS` entries per request.
+* **Recommendations** are ``assets_from_source`` per request, kept to its destination chain: the
+  instances recommended there under the request's ``reason`` (absent: ``MOST_LIQUID``, whose documented
+  stand-in is the canonical representation, SPEC §5), each reported with that reason. Each entry is
+  answered on its own: an unknown source or a destination it does not reach is that entry's ``error``
+  (``no recommendation found``, or the lookup's own message), never a failed batch. An entry without a
+  source asset is the reference's 400 ``Must supply source_asset``; at most :data:`MAX_RECOMMEND_REQUESTS`
+  entries per request.
 """
 
 from __future__ import annotations
@@ -32,8 +41,9 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from ._exceptions import InvalidArgumentError
+from ._exceptions import InvalidArgumentError, RequestError
 from ._models import Asset
+from ._options import RECOMMENDATION_REASONS, RecommendationReason
 
 if TYPE_CHECKING:
     from ._registry import Registry
@@ -43,12 +53,16 @@ __all__ = [
     "MAX_ORIGIN_ASSETS",
     "MAX_ORIGIN_CHAIN_ID",
     "MAX_ORIGIN_DENOM",
+    "MAX_RECOMMEND_REQUESTS",
     "AssetsByChain",
     "Bridge",
     "OriginAssets",
+    "RecommendRequest",
+    "Recommendations",
     "assets_by_chain",
     "bridges",
     "origin_assets",
+    "recommend_assets",
 ]
 
 #: Display names of the reference's bridge kinds, as its own ``/v2/info/bridges`` spells them.
@@ -164,3 +178,61 @@ def origin_assets(registry: Registry, assets: Iterable[tuple[str, str]]) -> Orig
             origin = registry.find_asset(held.origin_chain_id, held.origin_denom)
         out.append(origin)
     return OriginAssets(tuple(out))
+
+
+#: Entries answered by one ``recommend_assets`` request.
+MAX_RECOMMEND_REQUESTS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class RecommendRequest:
+    """One entry of ``recommend_assets``: a source asset, a destination chain and an optional reason."""
+
+    source_asset_denom: str
+    source_asset_chain_id: str
+    dest_chain_id: str
+    reason: RecommendationReason | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Recommendations:
+    """The answer of ``POST /v2/fungible/recommend_assets``: per entry, (assets, reason) or an error."""
+
+    entries: tuple[tuple[tuple[Asset, ...], str] | str, ...]  # a str alone is that entry's error message
+
+    def to_api(self) -> dict[str, Any]:
+        return orjson.loads(self.to_json())  # type: ignore[no-any-return]
+
+    def to_json(self) -> bytes:
+        out: list[dict[str, Any]] = []
+        for entry in self.entries:
+            if isinstance(entry, str):
+                out.append({"recommendations": [], "error": {"message": entry}})
+            else:
+                assets, reason = entry
+                out.append({"recommendations": [{"asset": orjson.Fragment(a.to_json()), "reason": reason}
+                                                for a in assets]})
+        return orjson.dumps({"recommendation_entries": out})
+
+
+def recommend_assets(registry: Registry, requests: Iterable[RecommendRequest]) -> Recommendations:
+    """What each source asset is recommended as on its destination chain (see the module docstring)."""
+    entries = list(requests)
+    if len(entries) > MAX_RECOMMEND_REQUESTS:
+        raise InvalidArgumentError(
+            f"too many requests: {len(entries)} (at most {MAX_RECOMMEND_REQUESTS} per request)")
+    out: list[tuple[tuple[Asset, ...], str] | str] = []
+    for req in entries:
+        if req.reason is not None and req.reason not in RECOMMENDATION_REASONS:
+            raise InvalidArgumentError(f"invalid reason; allowed: {', '.join(RECOMMENDATION_REASONS)}",
+                                       value=req.reason)
+        reason = req.reason or "MOST_LIQUID"
+        try:
+            result = registry.assets_from_source(req.source_asset_denom, req.source_asset_chain_id,
+                                                 recommendation_reason=reason)
+        except RequestError as exc:
+            out.append(exc.message)
+            continue
+        assets = tuple(d.asset for key, group in result.groups if key == req.dest_chain_id for d in group)
+        out.append((assets, reason) if assets else "no recommendation found")
+    return Recommendations(tuple(out))

@@ -11,6 +11,7 @@
     bridges | venues [--json]                      (the same sources)
     assets [--chain-id ID ...] [--native-only] [--include-...-assets] [--json]
     origin DENOM CHAIN_ID [DENOM CHAIN_ID ...] [--json]
+    recommend DENOM CHAIN_ID DEST_CHAIN_ID [...] [--reason R] [--json]
     registry info [--json] [--issues N] [--registry SOURCE]
     serve [--host H] [--port P] [--registry SOURCE] [--workers N] [--log-level L]
           [--max-body-bytes N] [--no-access-log] [--lookup-timeout S] [--lookup-threads N]
@@ -311,6 +312,30 @@ def _cmd_origin(args: argparse.Namespace) -> int:
     rows = [[chain_id, denom, f"{o.denom} on {o.chain_id}" if o is not None else "(not found)"]
             for (denom, chain_id), o in zip(pairs, result.origins, strict=True)]
     print(table(["CHAIN ID", "DENOM", "ORIGIN"], rows))
+    return 0
+
+
+def _cmd_recommend(args: argparse.Namespace) -> int:
+    from ._catalog import RecommendRequest
+
+    reason = parse_recommendation_reason(args.reason, "--reason", text_numbers=True) if args.reason else None
+    requests = [RecommendRequest(args.source_asset_denom, args.source_asset_chain_id, dest, reason)  # type: ignore[arg-type]
+                for dest in args.dest_chain_ids]
+    backend = _catalog(args)
+    try:
+        result = backend.recommend_assets(requests)
+    finally:
+        _close(backend)
+    if args.json:
+        _write_bytes(result.to_json())
+        return 0
+    rows = []
+    for dest, entry in zip(args.dest_chain_ids, result.entries, strict=True):
+        if isinstance(entry, str):
+            rows.append([dest, "", f"({entry})", ""])
+        else:
+            rows += [[dest, a.metadata.symbol if a.metadata else "", a.denom, entry[1]] for a in entry[0]]
+    print(table(["DEST CHAIN ID", "SYMBOL", "DENOM", "REASON"], rows))
     return 0
 
 
@@ -681,6 +706,15 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     _add_json(p)
     _add_source(p)
     p.set_defaults(func=_cmd_origin)
+
+    p = sub.add_parser("recommend", help="what one asset is recommended as on each destination chain")
+    p.add_argument("source_asset_denom", metavar="DENOM")
+    p.add_argument("source_asset_chain_id", metavar="CHAIN_ID")
+    p.add_argument("dest_chain_ids", nargs="+", metavar="DEST_CHAIN_ID")
+    p.add_argument("--reason", metavar="R", help="UNKNOWN, BASE_TOKEN, MOST_LIQUID (default) or DIRECT, or 0-3")
+    _add_json(p)
+    _add_source(p)
+    p.set_defaults(func=_cmd_recommend)
 
     p = sub.add_parser("registry", help="about the loaded registry")
     reg_sub = p.add_subparsers(dest="registry_command", metavar="COMMAND", required=True)

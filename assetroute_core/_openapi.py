@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ._catalog import MAX_ORIGIN_ASSETS, MAX_ORIGIN_CHAIN_ID, MAX_ORIGIN_DENOM
+from ._catalog import MAX_ORIGIN_ASSETS, MAX_ORIGIN_CHAIN_ID, MAX_ORIGIN_DENOM, MAX_RECOMMEND_REQUESTS
 from ._options import (
     GROUP_BY_VALUES,
     RECOMMENDATION_REASONS,
@@ -157,6 +157,10 @@ _CHAIN_IDS = {"name": "chain_ids", "in": "query", "required": False, "style": "f
 _ONLY_TESTNETS = {"name": "only_testnets", "in": "query", "required": False, "schema": {"type": "boolean"},
                   "description": "Answer from the registry's testnet world (its testnets/ folder) instead of "
                                  "mainnets. Exactly true or false."}
+
+
+def _text(max_length: int) -> dict[str, Any]:
+    return {"type": "string", "minLength": 1, "maxLength": max_length}
 
 
 def _ok(schema: str, description: str) -> dict[str, Any]:
@@ -331,6 +335,21 @@ def build_openapi() -> dict[str, Any]:
                                   "405": _R405, "413": _R413, "500": _R500, "504": _R504, **_TRANSPORT},
                 },
             },
+            "/v2/fungible/recommend_assets": {
+                "post": {
+                    "operationId": "recommendAssets",
+                    "summary": "What each source asset is recommended as on its destination chain, each entry "
+                               "answered on its own",
+                    "tags": ["fungible"],
+                    "requestBody": body("RecommendAssetsRequest"),
+                    "responses": {"200": _ok("RecommendAssetsResponse", "One entry per request, in order; an "
+                                             "entry that cannot be answered carries its error."),
+                                  "400": _error_response("Malformed body, an entry without a source asset (Must "
+                                                         "supply source_asset) or destination, a bad reason, or "
+                                                         "more than 64 entries (gRPC code 3)."),
+                                  "405": _R405, "413": _R413, "500": _R500, "504": _R504, **_TRANSPORT},
+                },
+            },
             "/v2/info/chains": {
                 "get": {
                     "operationId": "chains",
@@ -497,6 +516,33 @@ def build_openapi() -> dict[str, Any]:
                     "properties": {"origin_assets": {"type": "array", "items": {
                         "type": "object", "required": ["asset_found"], "additionalProperties": False,
                         "properties": {"asset": {"$ref": _REF + "Asset"}, "asset_found": {"type": "boolean"}}}}},
+                },
+                "RecommendAssetsRequest": {
+                    "type": "object",
+                    "properties": {"requests": {
+                        "type": ["array", "null"], "maxItems": MAX_RECOMMEND_REQUESTS, "items": {
+                        "type": "object", "required": ["source_asset_denom", "source_asset_chain_id", "dest_chain_id"],
+                        "properties": {
+                            "source_asset_denom": _text(MAX_ORIGIN_DENOM),
+                            "source_asset_chain_id": _text(MAX_ORIGIN_CHAIN_ID),
+                            "dest_chain_id": _text(MAX_ORIGIN_CHAIN_ID),
+                            "reason": {"enum": [*RECOMMENDATION_REASONS, *range(len(RECOMMENDATION_REASONS)), None]},
+                        }}}},
+                    "example": {"requests": [{"source_asset_denom": "uusdc", "source_asset_chain_id": "axelar-dojo-1",
+                                              "dest_chain_id": "osmosis-1"}]},
+                },
+                "RecommendAssetsResponse": {
+                    "type": "object", "required": ["recommendation_entries"], "additionalProperties": False,
+                    "properties": {"recommendation_entries": {"type": "array", "items": {
+                        "type": "object", "required": ["recommendations"], "additionalProperties": False,
+                        "properties": {
+                            "recommendations": {"type": "array", "items": {
+                                "type": "object", "required": ["asset", "reason"], "additionalProperties": False,
+                                "properties": {"asset": {"$ref": _REF + "Asset"},
+                                               "reason": {"enum": list(RECOMMENDATION_REASONS)}}}},
+                            "error": {"type": "object", "required": ["message"], "additionalProperties": False,
+                                      "properties": {"message": {"type": "string"}}},
+                        }}}},
                 },
                 "ChainsResponse": {
                     "type": "object",

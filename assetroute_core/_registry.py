@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Unpack
 
-from ._catalog import AssetsByChain, Bridge, OriginAssets
+from ._catalog import AssetsByChain, Bridge, OriginAssets, Recommendations, RecommendRequest
 from ._catalog import assets_by_chain as _assets_by_chain
 from ._catalog import bridges as _bridges
 from ._catalog import origin_assets as _origin_assets
+from ._catalog import recommend_assets as _recommend_assets
 from ._data import RegistryData
 from ._diff import DiffProgress, RegistryDiff, RegistryMeasures, diff_registries, registry_measures
 from ._exceptions import NotFoundError
@@ -180,6 +181,20 @@ class Registry:
         [('uosmo', 'osmosis-1'), None]
         """
         return _origin_assets(self, assets)
+
+    def recommend_assets(self, requests: Iterable[RecommendRequest]) -> Recommendations:
+        """What each source asset is recommended as on its destination chain
+        (``POST /v2/fungible/recommend_assets``); each entry answered on its own.
+
+        >>> reg = load_registry(os.environ.get("ASSETROUTE_REGISTRY", "../shared/chain-registry"))
+        >>> from assetroute_core import RecommendRequest
+        >>> out = reg.recommend_assets([RecommendRequest("uusdc", "axelar-dojo-1", "osmosis-1"),
+        ...                             RecommendRequest("uusdc", "axelar-dojo-1", "no-such-chain-1")])
+        >>> assets, reason = out.entries[0]
+        >>> [a.trace for a in assets], reason, out.entries[1]
+        (['transfer/channel-208'], 'MOST_LIQUID', 'no recommendation found')
+        """
+        return _recommend_assets(self, requests)
 
     # -- history and what-if -------------------------------------------------------------------
 

@@ -76,6 +76,7 @@ __all__ = [
     "parse_chains_query",
     "parse_from_source",
     "parse_origin_assets",
+    "parse_recommend_assets",
     "parse_recommendation_reason",
 ]
 
@@ -524,4 +525,38 @@ def parse_origin_assets(body: bytes | bytearray | memoryview) -> list[tuple[str,
         if not isinstance(denom, str) or not isinstance(chain_id, str) or not denom or not chain_id:
             raise InvalidArgumentError("Must supply denom and chain_id")
         out.append((_clean(denom), _clean(chain_id)))
+    return out
+
+
+def parse_recommend_assets(body: bytes | bytearray | memoryview) -> list[Any]:
+    """Validate a ``POST /v2/fungible/recommend_assets`` body: ``{"requests": [{"source_asset_denom",
+    "source_asset_chain_id", "dest_chain_id", "reason"?}]}`` (snake_case or camelCase keys).
+
+    >>> body = b'{"requests": [{"sourceAssetDenom": "uatom", "source_asset_chain_id": "hub", "destChainId": "x"}]}'
+    >>> [(r.source_asset_denom, r.dest_chain_id) for r in parse_recommend_assets(body)]
+    [('uatom', 'x')]
+    """
+    from ._catalog import RecommendRequest
+
+    obj = _load_object(body)
+    requests = obj.get("requests")
+    if requests is None:
+        return []
+    if not isinstance(requests, list):
+        raise InvalidArgumentError(f"invalid value for repeated field requests: {_show(requests)}")
+    out = []
+    for entry in requests:
+        if not isinstance(entry, dict):
+            raise InvalidArgumentError("Must supply source_asset")
+        fields = {name: entry.get(name, entry.get(camel_case(name)))
+                  for name in ("source_asset_denom", "source_asset_chain_id", "dest_chain_id", "reason")}
+        denom, chain, dest = fields["source_asset_denom"], fields["source_asset_chain_id"], fields["dest_chain_id"]
+        if not isinstance(denom, str) or not isinstance(chain, str) or not denom or not chain:
+            raise InvalidArgumentError("Must supply source_asset")
+        if not isinstance(dest, str) or not dest:
+            raise InvalidArgumentError("Must supply dest_chain_id")
+        if len(denom) > 512 or len(chain) > 128 or len(dest) > 128:
+            raise InvalidArgumentError("source_asset_denom over 512 or a chain-id over 128 characters")
+        reason = None if fields["reason"] is None else parse_recommendation_reason(fields["reason"], "reason")
+        out.append(RecommendRequest(_clean(denom), _clean(chain), _clean(dest), reason))  # type: ignore[arg-type]
     return out

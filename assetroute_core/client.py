@@ -35,7 +35,7 @@ import httpx
 import orjson
 
 from . import __version__
-from ._catalog import AssetsByChain, Bridge, OriginAssets
+from ._catalog import AssetsByChain, Bridge, OriginAssets, Recommendations, RecommendRequest
 from ._exceptions import (
     InvalidArgumentError,
     MethodNotAllowedError,
@@ -197,6 +197,21 @@ class AssetRouteClient:
         data = self._request("POST", "/v2/fungible/ibc_origin_assets", body)
         return self._read(lambda: OriginAssets(tuple(
             asset_from_api(e["asset"]) if e.get("asset_found") else None for e in data["origin_assets"])))
+
+    def recommend_assets(self, requests: Iterable[RecommendRequest]) -> Recommendations:
+        """``POST /v2/fungible/recommend_assets``; see :meth:`Registry.recommend_assets`."""
+        body = {"requests": [{"source_asset_denom": r.source_asset_denom,
+                              "source_asset_chain_id": r.source_asset_chain_id, "dest_chain_id": r.dest_chain_id,
+                              **({"reason": r.reason} if r.reason else {})} for r in requests]}
+        data = self._request("POST", "/v2/fungible/recommend_assets", body)
+
+        def read(entry: Any) -> tuple[tuple[Any, ...], str] | str:
+            if entry.get("error"):
+                return str(entry["error"]["message"])
+            recs = entry.get("recommendations") or []
+            return (tuple(asset_from_api(r["asset"]) for r in recs), str(recs[0]["reason"]) if recs else "")
+
+        return self._read(lambda: Recommendations(tuple(read(e) for e in data["recommendation_entries"])))
 
     # -- plumbing ----------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ Routes::
     GET  /v2/fungible/venues                  {"venues": [...]}: the overlay's swap venues
     GET  /v2/fungible/assets                  {"chain_to_assets_map": {...}} (chain_ids, native_only, include_*)
     POST /v2/fungible/ibc_origin_assets       {"origin_assets": [...]}: each entry answered on its own
+    POST /v2/fungible/recommend_assets        {"recommendation_entries": [...]}: each entry answered on its own
     GET  /v2/info/chains                      {"chains": [...]}: the routable chains, the reference's whole
                                               Chain shape and query (chain_ids, include_evm, include_svm)
     GET  /health                              {"status": "ok", ...provenance of the registry}
@@ -91,6 +92,7 @@ from ._requests import (
     parse_chains_query,
     parse_from_source,
     parse_origin_assets,
+    parse_recommend_assets,
 )
 
 __all__ = [
@@ -379,6 +381,17 @@ class Service:
             return self.internal_error("ibc_origin_assets")
         return await self._answer("ibc_origin_assets", self.registry.origin_assets, {"assets": tuple(entries)})
 
+    async def recommend_assets(self, request: Request) -> Response:
+        try:
+            entries = parse_recommend_assets(await self._body(request))
+        except RequestError as exc:
+            return _error(exc)
+        except ClientDisconnect:
+            return _json(_DISCONNECTED, 400)
+        except Exception:
+            return self.internal_error("recommend_assets")
+        return await self._answer("recommend_assets", self.registry.recommend_assets, {"requests": tuple(entries)})
+
     async def health(self, request: Request) -> Response:
         return _json(self._health)
 
@@ -480,6 +493,7 @@ def create_app(
         Route("/v2/fungible/venues", service.venues, methods=["GET"]),
         Route("/v2/fungible/assets", service.assets, methods=["GET"]),
         Route("/v2/fungible/ibc_origin_assets", service.ibc_origin_assets, methods=["POST"]),
+        Route("/v2/fungible/recommend_assets", service.recommend_assets, methods=["POST"]),
         Route("/health", service.health, methods=["GET"]),
         Route("/openapi.json", service.openapi, methods=["GET"]),
     ]

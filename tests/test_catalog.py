@@ -145,7 +145,11 @@ def test_cli_commands_print_the_server_bodies(capsysbinary: pytest.CaptureFixtur
               "/v2/fungible/assets?chain_ids=osmosis-1&chain_ids=cosmoshub-4&native_only=true", None),
              (["origin", OSMO_ON_HUB, "cosmoshub-4", "uatom", "cosmoshub-4"], "POST", "/v2/fungible/ibc_origin_assets",
               {"assets": [{"denom": OSMO_ON_HUB, "chain_id": "cosmoshub-4"},
-                          {"denom": "uatom", "chain_id": "cosmoshub-4"}]})]
+                          {"denom": "uatom", "chain_id": "cosmoshub-4"}]}),
+             (["recommend", "uusdc", "axelar-dojo-1", "osmosis-1", "no-such-chain-1", "--reason", "2"], "POST",
+              "/v2/fungible/recommend_assets",
+              {"requests": [{"source_asset_denom": "uusdc", "source_asset_chain_id": "axelar-dojo-1",
+                             "dest_chain_id": d, "reason": "MOST_LIQUID"} for d in ("osmosis-1", "no-such-chain-1")]})]
     for argv, method, path, body in cases:
         expected = httpx.request(method, live_server + path, json=body).content
         for source in (["--registry", str(registry_path)], ["--base-url", live_server]):
@@ -153,3 +157,32 @@ def test_cli_commands_print_the_server_bodies(capsysbinary: pytest.CaptureFixtur
             assert capsysbinary.readouterr().out == expected, (argv, source)
     assert main(["origin", "uatom", "--registry", str(registry_path)]) == 2
     assert b"pairs" in capsysbinary.readouterr().err
+
+
+def test_recommend_assets(http: httpx.Client, registry: Registry, client: AssetRouteClient) -> None:
+    from assetroute_core import RecommendRequest
+
+    ex = example("recommend_assets__uusdc_axelar_to_cosmoshub_and_osmosis.json")
+    got = http.post("/v2/fungible/recommend_assets", json=ex["request"]).json()["recommendation_entries"]
+    want = ex["response"]["recommendation_entries"]
+    assert len(got) == len(want) == 2
+    for g, w in zip(got, want, strict=True):  # the reference's documented answers, identity and reason
+        assert [(r["asset"]["denom"], r["asset"]["trace"], r["reason"]) for r in g["recommendations"]] == [
+            (r["asset"]["denom"], r["asset"]["trace"], r["reason"]) for r in w["recommendations"]]
+    # each entry on its own: an unknown source or an unreached destination is that entry's error
+    batch = [RecommendRequest("uatom", "cosmoshub-4", "osmosis-1", "DIRECT"),
+             RecommendRequest("nope", "cosmoshub-4", "osmosis-1"),
+             RecommendRequest("uatom", "cosmoshub-4", "no-such-chain-1")]
+    body = {"requests": [{"sourceAssetDenom": r.source_asset_denom, "sourceAssetChainId": r.source_asset_chain_id,
+                          "destChainId": r.dest_chain_id, **({"reason": r.reason} if r.reason else {})} for r in batch]}
+    entries = http.post("/v2/fungible/recommend_assets", json=body).json()["recommendation_entries"]
+    assert entries[0]["recommendations"][0]["reason"] == "DIRECT" and "error" not in entries[0]
+    assert entries[1] == {"recommendations": [], "error": {"message": "Invalid source_asset_denom"}}
+    assert entries[2] == {"recommendations": [], "error": {"message": "no recommendation found"}}
+    assert client.recommend_assets(batch).to_api() == registry.recommend_assets(batch).to_api() == {
+        "recommendation_entries": entries}
+    bad = http.post("/v2/fungible/recommend_assets", json={"requests": [{"dest_chain_id": "osmosis-1"}]})
+    assert bad.status_code == 400 and bad.json()["message"] == "Must supply source_asset"
+    reason = http.post("/v2/fungible/recommend_assets", json={"requests": [
+        {"source_asset_denom": "uatom", "source_asset_chain_id": "cosmoshub-4", "dest_chain_id": "x", "reason": 9}]})
+    assert reason.status_code == 400 and reason.json()["message"].startswith("invalid value for enum field reason")

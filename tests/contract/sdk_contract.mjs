@@ -65,6 +65,13 @@ await call("ibc_origin_assets", async () => {
   return { entries: out.map((e) => [e.assetFound ?? null, e.asset?.denom ?? null, e.asset?.chainId ?? null]),
            missing: [...new Set(out.filter((e) => e.asset).flatMap((e) => missing(e.asset, ASSET)))] };
 });
+await call("recommend_assets", async () => {
+  const out = await sdk.recommendAssets({ requests: [
+    { sourceAssetDenom: "uusdc", sourceAssetChainId: "axelar-dojo-1", destChainId: "osmosis-1" },
+    { sourceAssetDenom: "uusdc", sourceAssetChainId: "axelar-dojo-1", destChainId: "no-such-chain-1" }] });
+  return { entries: out.map((e) => [e.recommendations?.[0]?.asset?.denom ?? null, e.recommendations?.[0]?.reason ?? null,
+                                    e.error?.message ?? null]) };
+});
 await call("between", async () => {
   const out = await sdk.assetsBetweenChains({ sourceChainId: "noble-1", destChainId: "osmosis-1" });
   const pairs = out?.assetsBetweenChains ?? out ?? [];

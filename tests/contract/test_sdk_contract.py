@@ -87,6 +87,9 @@ def test_the_other_read_endpoints(report: dict[str, Any]) -> None:
     assert report["venues"]["count"] > 0
     assert report["ibc_origin_assets"]["entries"] == [[True, "uosmo", "osmosis-1"], [False, None, None]]
     assert report["between"]["count"] > 0 and report["from_source"]["chains"] > 10
+    assert report["recommend_assets"]["entries"] == [
+        ["ibc/D189335C6E4A68B513C10AB227BF1C1D38C746766278BA3EEB4FB14124F1D858", "MOST_LIQUID", None],
+        [None, None, "no recommendation found"]]
 
 
 def test_errors_keep_the_reference_shape(report: dict[str, Any]) -> None:
