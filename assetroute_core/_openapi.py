@@ -296,7 +296,7 @@ def build_openapi() -> dict[str, Any]:
                     "tags": ["fungible"],
                     "parameters": [_ONLY_TESTNETS],
                     "responses": {"200": _ok("VenuesResponse", "The venues."), "400": _R400_QUERY, "405": _R405,
-                                  "500": _R500, "504": _R504, **_TRANSPORT},
+                                  "500": _R500, **_TRANSPORT},
                 },
             },
             "/v2/fungible/assets": {
