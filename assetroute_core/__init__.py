@@ -14,6 +14,7 @@ compatible service (:mod:`assetroute_core.client`) and on the command line
 (``python -m assetroute_core``).
 """
 
+from ._catalog import AssetsByChain, Bridge, OriginAssets, Recommendations, RecommendRequest
 from ._diff import (
     AssetChange,
     ChainChange,
@@ -90,9 +91,11 @@ __all__ = [
     "AssetChange",
     "AssetPair",
     "AssetRouteError",
+    "AssetsByChain",
     "BetweenChainsKwargs",
     "BetweenChainsOptions",
     "BetweenChainsResult",
+    "Bridge",
     "BridgeLink",
     "Chain",
     "ChainChange",
@@ -113,6 +116,7 @@ __all__ = [
     "MethodNotAllowedError",
     "NotFoundError",
     "OptionKind",
+    "OriginAssets",
     "Overlay",
     "OverlayChange",
     "OverlayError",
@@ -121,7 +125,9 @@ __all__ = [
     "PfmChange",
     "Provenance",
     "QualityIssue",
+    "RecommendRequest",
     "RecommendationReason",
+    "Recommendations",
     "Registry",
     "RegistryDiff",
     "RegistryMeasures",

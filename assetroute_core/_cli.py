@@ -3,16 +3,20 @@
 ::
 
     between SRC DEST [--include-no-metadata-assets] [--include-cw20-assets] [--include-evm-assets]
-                     [--allow-multi-tx] [--json] [--registry SOURCE | --base-url URL]
+                     [--allow-multi-tx] [--include-other-bridges] [--json] [--registry SOURCE | --base-url URL]
     from-source DENOM CHAIN [--allow-multi-tx] [--recommendation-reason R] [--include-swaps]
                      [--swap-venue NAME:CHAIN_ID ...] [--native-only] [--group-by G]
-                     [--include-cw20-assets] [--json] [--registry SOURCE | --base-url URL]
+                     [--include-cw20-assets] [--include-other-bridges] [--json] [--registry SOURCE | --base-url URL]
     chains [--json] [--registry SOURCE | --base-url URL]
+    bridges | venues [--json]                      (the same sources)
+    assets [--chain-id ID ...] [--native-only] [--include-...-assets] [--json]
+    origin DENOM CHAIN_ID [DENOM CHAIN_ID ...] [--json]
+    recommend DENOM CHAIN_ID DEST_CHAIN_ID [...] [--reason R] [--json]
     registry info [--json] [--issues N] [--registry SOURCE]
     serve [--host H] [--port P] [--registry SOURCE] [--workers N] [--log-level L]
           [--max-body-bytes N] [--no-access-log] [--lookup-timeout S] [--lookup-threads N]
           [--response-cache-bytes N] [--timeout-idle S] [--timeout-header S] [--timeout-body S]
-          [--limit-concurrency N] [--max-header-bytes N]
+          [--limit-concurrency N] [--max-header-bytes N] [--cors-origins ORIGINS]
     diff OLD NEW [--include-no-metadata-assets] [--include-cw20-assets] [--include-evm-assets]
                  [--allow-multi-tx] [--pairs N] [--json]
     what-if [--pfm CHAIN=on|off ...] [--close-channel CHAIN:CHANNEL|CHAIN/CHAIN ...]
@@ -238,6 +242,100 @@ def _cmd_chains(args: argparse.Namespace) -> int:
     rows = [[c.chain_id, c.chain_name, c.chain_type, "yes" if c.pfm_enabled else "no", c.pretty_name]
             for c in chains]
     print(table(["CHAIN ID", "NAME", "TYPE", "PFM", "PRETTY NAME"], rows))
+    return 0
+
+
+def _catalog(args: argparse.Namespace) -> Any:
+    """The backend of the catalog commands: a Registry or a client (both have the same methods)."""
+    return _lookups(args)
+
+
+def _cmd_bridges(args: argparse.Namespace) -> int:
+    backend = _catalog(args)
+    try:
+        bridges = backend.bridges()
+    finally:
+        _close(backend)
+    if args.json:
+        _write_bytes(dumps({"bridges": [b.to_api() for b in bridges]}))
+        return 0
+    print(table(["ID", "NAME"], [[b.id, b.name] for b in bridges]))
+    return 0
+
+
+def _cmd_venues(args: argparse.Namespace) -> int:
+    backend = _catalog(args)
+    try:
+        venues = backend.swap_venues()
+    finally:
+        _close(backend)
+    if args.json:
+        _write_bytes(dumps({"venues": [v.to_api() for v in venues]}))
+        return 0
+    print(table(["NAME", "CHAIN ID", "LOGO"], [[v.name, v.chain_id, v.logo_uri or ""] for v in venues]))
+    return 0
+
+
+ASSETS_FLAGS = ("native_only", "include_no_metadata_assets", "include_cw20_assets", "include_evm_assets",
+                "include_svm_assets")
+
+
+def _cmd_assets(args: argparse.Namespace) -> int:
+    backend = _catalog(args)
+    try:
+        result = backend.assets_by_chain(chain_ids=args.chain_id or None,
+                                         **{name: getattr(args, name) for name in ASSETS_FLAGS})
+    finally:
+        _close(backend)
+    if args.json:
+        _write_bytes(result.to_json())
+        return 0
+    print(f"{len(result)} asset{'s' if len(result) != 1 else ''} on {len(result.chain_to_assets)} chain(s)")
+    rows = [[chain_id, a.metadata.symbol if a.metadata else "", a.denom, a.trace or "(native)"]
+            for chain_id, assets in result.chain_to_assets for a in assets]
+    print(table(["CHAIN ID", "SYMBOL", "DENOM", "TRACE"], rows))
+    return 0
+
+
+def _cmd_origin(args: argparse.Namespace) -> int:
+    if len(args.pairs) % 2:
+        raise _UsageError("origin takes DENOM CHAIN_ID pairs; got an odd number of values")
+    pairs = list(zip(args.pairs[::2], args.pairs[1::2], strict=True))
+    backend = _catalog(args)
+    try:
+        result = backend.origin_assets(pairs)
+    finally:
+        _close(backend)
+    if args.json:
+        _write_bytes(result.to_json())
+        return 0
+    rows = [[chain_id, denom, f"{o.denom} on {o.chain_id}" if o is not None else "(not found)"]
+            for (denom, chain_id), o in zip(pairs, result.origins, strict=True)]
+    print(table(["CHAIN ID", "DENOM", "ORIGIN"], rows))
+    return 0
+
+
+def _cmd_recommend(args: argparse.Namespace) -> int:
+    from ._catalog import RecommendRequest
+
+    reason = parse_recommendation_reason(args.reason, "--reason", text_numbers=True) if args.reason else None
+    requests = [RecommendRequest(args.source_asset_denom, args.source_asset_chain_id, dest, reason)  # type: ignore[arg-type]
+                for dest in args.dest_chain_ids]
+    backend = _catalog(args)
+    try:
+        result = backend.recommend_assets(requests)
+    finally:
+        _close(backend)
+    if args.json:
+        _write_bytes(result.to_json())
+        return 0
+    rows = []
+    for dest, entry in zip(args.dest_chain_ids, result.entries, strict=True):
+        if isinstance(entry, str):
+            rows.append([dest, "", f"({entry})", ""])
+        else:
+            rows += [[dest, a.metadata.symbol if a.metadata else "", a.denom, entry[1]] for a in entry[0]]
+    print(table(["DEST CHAIN ID", "SYMBOL", "DENOM", "REASON"], rows))
     return 0
 
 
@@ -584,6 +682,39 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     _add_json(p)
     _add_source(p)
     p.set_defaults(func=_cmd_chains)
+
+    p = sub.add_parser("bridges", help="the bridge kinds the default answers route over")
+    _add_json(p)
+    _add_source(p)
+    p.set_defaults(func=_cmd_bridges)
+
+    p = sub.add_parser("venues", help="the overlay's swap venues")
+    _add_json(p)
+    _add_source(p)
+    p.set_defaults(func=_cmd_venues)
+
+    p = sub.add_parser("assets", help="the assets of every routable chain (or of --chain-id ...)")
+    p.add_argument("--chain-id", action="append", metavar="CHAIN_ID", help="only this chain (repeatable)")
+    for name in ASSETS_FLAGS:
+        p.add_argument("--" + name.replace("_", "-"), dest=name, action="store_true")
+    _add_json(p)
+    _add_source(p)
+    p.set_defaults(func=_cmd_assets)
+
+    p = sub.add_parser("origin", help="the IBC origin of each DENOM CHAIN_ID pair")
+    p.add_argument("pairs", nargs="+", metavar="DENOM CHAIN_ID")
+    _add_json(p)
+    _add_source(p)
+    p.set_defaults(func=_cmd_origin)
+
+    p = sub.add_parser("recommend", help="what one asset is recommended as on each destination chain")
+    p.add_argument("source_asset_denom", metavar="DENOM")
+    p.add_argument("source_asset_chain_id", metavar="CHAIN_ID")
+    p.add_argument("dest_chain_ids", nargs="+", metavar="DEST_CHAIN_ID")
+    p.add_argument("--reason", metavar="R", help="UNKNOWN, BASE_TOKEN, MOST_LIQUID (default) or DIRECT, or 0-3")
+    _add_json(p)
+    _add_source(p)
+    p.set_defaults(func=_cmd_recommend)
 
     p = sub.add_parser("registry", help="about the loaded registry")
     reg_sub = p.add_subparsers(dest="registry_command", metavar="COMMAND", required=True)

@@ -55,6 +55,7 @@ class RegistryData:
     """Everything read from disk, before indexing for lookups."""
 
     root: str
+    testnet: bool = False  # the registry's testnets/ world: every chain read is a testnet
     chains: dict[str, Chain] = field(default_factory=dict)
     chain_ids: dict[str, str] = field(default_factory=dict)  # chain_id -> chain_name (live wins)
     channels: list[Channel] = field(default_factory=list)

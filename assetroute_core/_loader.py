@@ -65,9 +65,10 @@ _CHAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")  # what a chain fo
 _BAD_DENOM = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")
 
 
-def read_registry(root: str | os.PathLike[str], overlay: Overlay) -> RegistryData:
-    """Read every chain, channel and assetlist under *root* (never anything outside it)."""
-    data = RegistryData(root=str(root))
+def read_registry(root: str | os.PathLike[str], overlay: Overlay, *, testnet: bool = False) -> RegistryData:
+    """Read every chain, channel and assetlist under *root* (never anything outside it); with *testnet*,
+    *root* is a ``testnets/`` folder and every chain read is marked ``is_testnet``."""
+    data = RegistryData(root=str(root), testnet=testnet)
     digest = hashlib.sha256()
     assetlists: list[tuple[str, str, Any]] = []
     folders: dict[str, str] = {}
@@ -96,7 +97,7 @@ def read_registry(root: str | os.PathLike[str], overlay: Overlay) -> RegistryDat
             fact = overlay.evm_chains[folder]
             _register_chain(
                 Chain(folder, fact.chain_id, fact.pretty_name, "evm", "live",
-                      overlay.pfm.get(folder, False), None, None, overlay.path),
+                      overlay.pfm.get(folder, False), None, None, overlay.path, is_testnet=data.testnet),
                 data,
             )
         if "assetlist.json" in files:
@@ -188,7 +189,8 @@ def _add_chain(folder: str, doc: Any, rel: str, overlay: Overlay, data: Registry
     pretty = text_field(doc.get("pretty_name"), data, rel, "pretty_name", check_format=True) or folder
     bech32 = text_field(doc.get("bech32_prefix"), data, rel, "bech32_prefix")
     chain = Chain(folder, chain_id, pretty, chain_type, status, overlay.pfm.get(folder, False),
-                  logo_field(doc, data, rel, ""), bech32, rel, _fee_assets(doc.get("fees"), rel, data))
+                  logo_field(doc, data, rel, ""), bech32, rel, _fee_assets(doc.get("fees"), rel, data),
+                  is_testnet=data.testnet)
     _register_chain(chain, data)
 
 

@@ -337,6 +337,13 @@ class SwapVenue:
     chain_id: str
     logo_uri: str | None = None
 
+    def to_api(self) -> dict[str, str]:
+        """The venue as ``GET /v2/fungible/venues`` lists it (``logo_uri`` only when known)."""
+        out = {"name": self.name, "chain_id": self.chain_id}
+        if self.logo_uri:
+            out["logo_uri"] = self.logo_uri
+        return out
+
 
 @dataclass(frozen=True, slots=True)
 class QualityIssue:

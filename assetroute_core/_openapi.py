@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ._catalog import MAX_ORIGIN_ASSETS, MAX_ORIGIN_CHAIN_ID, MAX_ORIGIN_DENOM, MAX_RECOMMEND_REQUESTS
 from ._options import (
     GROUP_BY_VALUES,
     RECOMMENDATION_REASONS,
@@ -151,6 +152,17 @@ def _error_response(description: str) -> dict[str, Any]:
             "content": {"application/json": {"schema": {"$ref": _REF + "Error"}}}}
 
 
+_CHAIN_IDS = {"name": "chain_ids", "in": "query", "required": False, "style": "form", "explode": True,
+              "schema": {"type": "array", "items": {"type": "string"}}}
+_ONLY_TESTNETS = {"name": "only_testnets", "in": "query", "required": False, "schema": {"type": "boolean"},
+                  "description": "Answer from the registry's testnet world (its testnets/ folder) instead of "
+                                 "mainnets. Exactly true or false."}
+
+
+def _text(max_length: int) -> dict[str, Any]:
+    return {"type": "string", "minLength": 1, "maxLength": max_length}
+
+
 def _ok(schema: str, description: str) -> dict[str, Any]:
     return {"description": description,
             "content": {"application/json": {"schema": {"$ref": _REF + schema}}}}
@@ -160,6 +172,7 @@ _R400 = _error_response("Invalid request: malformed JSON, a non-object body, a w
                         "field, a bad enum value, a duplicate field, or an invalid lookup (gRPC code 3).")
 _R405 = _error_response("The path exists but not for this method (gRPC code 12); an Allow header lists the methods.")
 _R413 = _error_response("The request body is over the server's size limit (gRPC code 8).")
+_R400_QUERY = _error_response("A query parameter has a bad value or is given twice (gRPC code 3).")
 _R500 = _error_response("Internal error (gRPC code 2). Not expected for any input.")
 _R504 = _error_response("The lookup did not finish within the server's time budget (--lookup-timeout, default "
                         "10 s; gRPC code 4, DEADLINE_EXCEEDED). Its answer is still computed and cached: "
@@ -266,6 +279,77 @@ def build_openapi() -> dict[str, Any]:
             },
             "/v2/fungible/assets_from_source": {"post": from_source_op("assetsFromSource")},
             "/v1/fungible/assets_from_source": {"post": from_source_op("assetsFromSourceV1", deprecated=True)},
+            "/v2/info/bridges": {
+                "get": {
+                    "operationId": "bridges",
+                    "summary": "The bridge kinds the default answers route over (IBC and the reference's kinds "
+                               "the registry links)",
+                    "tags": ["info"],
+                    "responses": {"200": _ok("BridgesResponse", "The bridges."), "405": _R405, "500": _R500,
+                                  **_TRANSPORT},
+                },
+            },
+            "/v2/fungible/venues": {
+                "get": {
+                    "operationId": "venues",
+                    "summary": "The overlay's swap venues",
+                    "tags": ["fungible"],
+                    "parameters": [_ONLY_TESTNETS],
+                    "responses": {"200": _ok("VenuesResponse", "The venues."), "400": _R400_QUERY, "405": _R405,
+                                  "500": _R500, **_TRANSPORT},
+                },
+            },
+            "/v2/fungible/assets": {
+                "get": {
+                    "operationId": "assets",
+                    "summary": "The assets of every routable chain (or of chain_ids), filtered as the reference does",
+                    "tags": ["fungible"],
+                    "parameters": [
+                        {**_CHAIN_IDS, "description": "Only these chains (repeat the parameter; chain_ids[] is "
+                                                      "read the same). An unknown one is 400 Invalid chain_id."},
+                        *({"name": name, "in": "query", "required": False, "schema": {"type": "boolean"},
+                           "description": doc + " Exactly true or false."} for name, doc in (
+                            ("native_only", "Only assets native to their chain (empty trace)."),
+                            ("include_no_metadata_assets", "Also derived vouchers no assetlist lists."),
+                            ("include_cw20_assets", "Also CW20 (contract) tokens."),
+                            ("include_evm_assets", "Also assets of EVM chains."),
+                            ("include_svm_assets", "Also assets of SVM chains."))),
+                        _ONLY_TESTNETS,
+                    ],
+                    "responses": {"200": _ok("AssetsResponse", "Assets per chain-id, keys sorted; chains with "
+                                                               "no asset left are left out."),
+                                  "400": _error_response("A bad query parameter, or Invalid chain_id (gRPC code 3)."),
+                                  "405": _R405, "500": _R500, "504": _R504, **_TRANSPORT},
+                },
+            },
+            "/v2/fungible/ibc_origin_assets": {
+                "post": {
+                    "operationId": "ibcOriginAssets",
+                    "summary": "The IBC origin of each given asset, each entry answered on its own",
+                    "tags": ["fungible"],
+                    "requestBody": body("OriginAssetsRequest"),
+                    "responses": {"200": _ok("OriginAssetsResponse", "One entry per asset asked, in order."),
+                                  "400": _error_response("Malformed body, an entry without denom and chain_id "
+                                                         "(Must supply denom and chain_id), a denom or chain_id over "
+                                                         "its length limit, or more than 64 entries (gRPC code 3)."),
+                                  "405": _R405, "413": _R413, "500": _R500, "504": _R504, **_TRANSPORT},
+                },
+            },
+            "/v2/fungible/recommend_assets": {
+                "post": {
+                    "operationId": "recommendAssets",
+                    "summary": "What each source asset is recommended as on its destination chain, each entry "
+                               "answered on its own",
+                    "tags": ["fungible"],
+                    "requestBody": body("RecommendAssetsRequest"),
+                    "responses": {"200": _ok("RecommendAssetsResponse", "One entry per request, in order; an "
+                                             "entry that cannot be answered carries its error."),
+                                  "400": _error_response("Malformed body, an entry without a source asset (Must "
+                                                         "supply source_asset) or destination, a bad reason, or "
+                                                         "more than 64 entries (gRPC code 3)."),
+                                  "405": _R405, "413": _R413, "500": _R500, "504": _R504, **_TRANSPORT},
+                },
+            },
             "/v2/info/chains": {
                 "get": {
                     "operationId": "chains",
@@ -281,15 +365,14 @@ def build_openapi() -> dict[str, Any]:
                         {"name": "include_svm", "in": "query", "required": False, "schema": {"type": "boolean"},
                          "description": "List SVM chains too (default false). Exactly true or false."},
                         {"name": "only_testnets", "in": "query", "required": False, "schema": {"type": "boolean"},
-                         "description": "The testnet world instead of mainnets: not loaded by this service yet "
-                                        "(true gets 501)."},
+                         "description": "The registry's testnet world (its testnets/ folder, loaded on the "
+                                        "first such request) instead of mainnets; every chain is_testnet."},
                     ],
                     "responses": {"200": _ok("ChainsResponse", "The chains."),
                                   "400": _error_response("A query parameter has a bad value or is given twice "
                                                          "(gRPC code 3)."),
                                   "405": _R405, "500": _R500,
-                                  "501": _error_response("only_testnets=true: the testnet world is not loaded "
-                                                         "(gRPC code 12)."),
+                                  "504": _R504,
                                   **_TRANSPORT},
                 },
             },
@@ -397,6 +480,69 @@ def build_openapi() -> dict[str, Any]:
                     },
                     "required": ["denom"],
                     "additionalProperties": False,
+                },
+                "BridgesResponse": {
+                    "type": "object", "required": ["bridges"], "additionalProperties": False,
+                    "properties": {"bridges": {"type": "array", "items": {
+                        "type": "object", "required": ["id", "name"], "additionalProperties": False,
+                        "properties": {"id": {"type": "string"}, "name": {"type": "string"}}}}},
+                },
+                "VenuesResponse": {
+                    "type": "object", "required": ["venues"], "additionalProperties": False,
+                    "properties": {"venues": {"type": "array", "items": {
+                        "type": "object", "required": ["name", "chain_id"], "additionalProperties": False,
+                        "properties": {"name": {"type": "string"}, "chain_id": {"type": "string"},
+                                       "logo_uri": {"type": "string"}}}}},
+                },
+                "AssetsResponse": {
+                    "type": "object", "required": ["chain_to_assets_map"], "additionalProperties": False,
+                    "properties": {"chain_to_assets_map": {"type": "object", "additionalProperties": {
+                        "type": "object", "required": ["assets"], "additionalProperties": False,
+                        "properties": {"assets": {"type": "array", "items": {"$ref": _REF + "Asset"}}}}}},
+                },
+                "OriginAssetsRequest": {
+                    "type": "object",
+                    "properties": {"assets": {"type": ["array", "null"], "maxItems": MAX_ORIGIN_ASSETS, "items": {
+                        "type": "object", "required": ["denom", "chain_id"],
+                        "properties": {"denom": {"type": "string", "minLength": 1, "maxLength": MAX_ORIGIN_DENOM},
+                                       "chain_id": {"type": "string", "minLength": 1,
+                                                    "maxLength": MAX_ORIGIN_CHAIN_ID}}}}},
+                    "example": {"assets": [{
+                        "denom": "ibc/14F9BC3E44B8A9C1BE1FB08980FAB87034C9905EF17CF2F5008FC085218811CC",
+                        "chain_id": "cosmoshub-4"}]},
+                },
+                "OriginAssetsResponse": {
+                    "type": "object", "required": ["origin_assets"], "additionalProperties": False,
+                    "properties": {"origin_assets": {"type": "array", "items": {
+                        "type": "object", "required": ["asset_found"], "additionalProperties": False,
+                        "properties": {"asset": {"$ref": _REF + "Asset"}, "asset_found": {"type": "boolean"}}}}},
+                },
+                "RecommendAssetsRequest": {
+                    "type": "object",
+                    "properties": {"requests": {
+                        "type": ["array", "null"], "maxItems": MAX_RECOMMEND_REQUESTS, "items": {
+                        "type": "object", "required": ["source_asset_denom", "source_asset_chain_id", "dest_chain_id"],
+                        "properties": {
+                            "source_asset_denom": _text(MAX_ORIGIN_DENOM),
+                            "source_asset_chain_id": _text(MAX_ORIGIN_CHAIN_ID),
+                            "dest_chain_id": _text(MAX_ORIGIN_CHAIN_ID),
+                            "reason": {"enum": [*RECOMMENDATION_REASONS, *range(len(RECOMMENDATION_REASONS)), None]},
+                        }}}},
+                    "example": {"requests": [{"source_asset_denom": "uusdc", "source_asset_chain_id": "axelar-dojo-1",
+                                              "dest_chain_id": "osmosis-1"}]},
+                },
+                "RecommendAssetsResponse": {
+                    "type": "object", "required": ["recommendation_entries"], "additionalProperties": False,
+                    "properties": {"recommendation_entries": {"type": "array", "items": {
+                        "type": "object", "required": ["recommendations"], "additionalProperties": False,
+                        "properties": {
+                            "recommendations": {"type": "array", "items": {
+                                "type": "object", "required": ["asset", "reason"], "additionalProperties": False,
+                                "properties": {"asset": {"$ref": _REF + "Asset"},
+                                               "reason": {"enum": list(RECOMMENDATION_REASONS)}}}},
+                            "error": {"type": "object", "required": ["message"], "additionalProperties": False,
+                                      "properties": {"message": {"type": "string"}}},
+                        }}}},
                 },
                 "ChainsResponse": {
                     "type": "object",

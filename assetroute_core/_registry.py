@@ -18,6 +18,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Unpack
 
+from ._catalog import AssetsByChain, Bridge, OriginAssets, Recommendations, RecommendRequest
+from ._catalog import assets_by_chain as _assets_by_chain
+from ._catalog import bridges as _bridges
+from ._catalog import origin_assets as _origin_assets
+from ._catalog import recommend_assets as _recommend_assets
 from ._data import RegistryData
 from ._diff import DiffProgress, RegistryDiff, RegistryMeasures, diff_registries, registry_measures
 from ._exceptions import NotFoundError
@@ -26,7 +31,7 @@ from ._loader import read_registry
 from ._lookups import assets_between_chains as _between
 from ._lookups import assets_from_source as _from_source
 from ._lookups import resolve_chain
-from ._models import Asset, BridgeLink, Chain, Channel, ChannelEnd, Provenance, QualityIssue
+from ._models import Asset, BridgeLink, Chain, Channel, ChannelEnd, Provenance, QualityIssue, SwapVenue
 from ._options import BetweenChainsKwargs, BetweenChainsOptions, FromSourceKwargs, FromSourceOptions
 from ._overlay import Overlay, load_overlay
 from ._results import BetweenChainsResult, FromSourceResult
@@ -134,6 +139,63 @@ class Registry:
         """Bridge links read from traces, plus the CCTP family."""
         return tuple(self._engine.data.links)
 
+    # -- the reference's other read endpoints (assetroute_core._catalog) ----------------------
+
+    def bridges(self) -> tuple[Bridge, ...]:
+        """The bridge kinds the default answers route over (``GET /v2/info/bridges``).
+
+        >>> reg = load_registry(os.environ.get("ASSETROUTE_REGISTRY", "../shared/chain-registry"))
+        >>> [b.id for b in reg.bridges()]
+        ['IBC', 'AXELAR', 'CCTP', 'EUREKA']
+        """
+        return _bridges(self)
+
+    def swap_venues(self) -> tuple[SwapVenue, ...]:
+        """The overlay's swap venues (``GET /v2/fungible/venues``)."""
+        return tuple(venue for venue, _chain in self.overlay.swap_venues)
+
+    def assets_by_chain(self, *, chain_ids: Iterable[str] | None = None, native_only: bool = False,
+                        include_no_metadata_assets: bool = False, include_cw20_assets: bool = False,
+                        include_evm_assets: bool = False, include_svm_assets: bool = False) -> AssetsByChain:
+        """The assets of every routable chain, or of *chain_ids*, filtered as ``GET /v2/fungible/assets``
+        does (see :mod:`assetroute_core._catalog`). An unknown chain-id is ``Invalid chain_id``.
+
+        >>> reg = load_registry(os.environ.get("ASSETROUTE_REGISTRY", "../shared/chain-registry"))
+        >>> hub = reg.assets_by_chain(chain_ids=["cosmoshub-4"], native_only=True)["cosmoshub-4"]
+        >>> "uatom" in [a.denom for a in hub], {a.trace for a in hub}
+        (True, {''})
+        """
+        return _assets_by_chain(
+            self, chain_ids=chain_ids, native_only=native_only, include_no_metadata_assets=include_no_metadata_assets,
+            include_cw20_assets=include_cw20_assets, include_evm_assets=include_evm_assets,
+            include_svm_assets=include_svm_assets)
+
+    def origin_assets(self, assets: Iterable[tuple[str, str]]) -> OriginAssets:
+        """The IBC origin of each ``(denom, chain_id)`` (``POST /v2/fungible/ibc_origin_assets``); ``None``
+        for an entry this registry does not hold.
+
+        >>> reg = load_registry(os.environ.get("ASSETROUTE_REGISTRY", "../shared/chain-registry"))
+        >>> osmo = "ibc/14F9BC3E44B8A9C1BE1FB08980FAB87034C9905EF17CF2F5008FC085218811CC"
+        >>> found = reg.origin_assets([(osmo, "cosmoshub-4"), ("x", "y")]).origins
+        >>> [(a.denom, a.chain_id) if a else None for a in found]
+        [('uosmo', 'osmosis-1'), None]
+        """
+        return _origin_assets(self, assets)
+
+    def recommend_assets(self, requests: Iterable[RecommendRequest]) -> Recommendations:
+        """What each source asset is recommended as on its destination chain
+        (``POST /v2/fungible/recommend_assets``); each entry answered on its own.
+
+        >>> reg = load_registry(os.environ.get("ASSETROUTE_REGISTRY", "../shared/chain-registry"))
+        >>> from assetroute_core import RecommendRequest
+        >>> out = reg.recommend_assets([RecommendRequest("uusdc", "axelar-dojo-1", "osmosis-1"),
+        ...                             RecommendRequest("uusdc", "axelar-dojo-1", "no-such-chain-1")])
+        >>> assets, reason = out.entries[0]
+        >>> [a.trace for a in assets], reason, out.entries[1]
+        (['transfer/channel-208'], 'MOST_LIQUID', 'no recommendation found')
+        """
+        return _recommend_assets(self, requests)
+
     # -- history and what-if -------------------------------------------------------------------
 
     def diff(self, other: Registry, *, progress: DiffProgress | None = None, **flags: bool) -> RegistryDiff:
@@ -185,6 +247,30 @@ class Registry:
         use: canonical channels, unwinding, candidate routes)."""
         return self._engine
 
+    def testnets(self) -> Registry | None:
+        """Load the registry's testnet world (its ``testnets/`` folder, SPEC §1) as a registry of its own,
+        every chain ``is_testnet``; ``None`` when there is none (or this is already the testnet world).
+
+        It never mixes with this registry's answers. Each call loads it anew (~0.2 s): keep the result.
+
+        >>> reg = load_registry(os.environ.get("ASSETROUTE_REGISTRY", "../shared/chain-registry"))
+        >>> test = reg.testnets()
+        >>> test.chain("osmo-test-5").is_testnet, reg.chain("osmosis-1").is_testnet
+        (True, False)
+        """
+        data = self._engine.data
+        if data.testnet:
+            return None
+        root = os.path.realpath(data.root)
+        folder = os.path.realpath(os.path.join(root, "testnets"))
+        # the registry's root rule: a testnets/ link that leaves the root is never followed
+        if not folder.startswith(root.rstrip(os.sep) + os.sep) or not os.path.isdir(folder):
+            return None
+        started = time.perf_counter()
+        p = self.provenance
+        return _build(read_registry(folder, self.overlay, testnet=True), self.overlay, started,
+                      f"{p.source} (testnets/)", p.kind, p.commit)
+
     def engine_for(self, *, include_other_bridges: bool) -> Engine:
         """The engine answering with or without the bridges the reference API does not name."""
         return self._every_bridge if include_other_bridges else self._engine
@@ -214,7 +300,10 @@ def load_registry(
     resolved = resolve_source(source, progress=progress,
                               cache_dir=Path(cache_dir) if cache_dir is not None else None)
     ov = overlay if isinstance(overlay, Overlay) else load_overlay(overlay)
-    data = read_registry(resolved.root, ov)
+    return _build(read_registry(resolved.root, ov), ov, started, resolved.source, resolved.kind, resolved.commit)
+
+
+def _build(data: RegistryData, ov: Overlay, started: float, source: str, kind: str, commit: str | None) -> Registry:
     engine, every_bridge = _engines(data, ov)
     types = Counter(c.chain_type for c in data.chains.values())
     counts = (
@@ -230,9 +319,9 @@ def load_registry(
         ("quality_issues", len(data.quality)),
     )
     provenance = Provenance(
-        source=resolved.source,
-        kind=resolved.kind,
-        commit=resolved.commit,
+        source=source,
+        kind=kind,
+        commit=commit,
         fingerprint=data.fingerprint,
         counts=counts,
         load_seconds=time.perf_counter() - started,

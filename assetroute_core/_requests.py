@@ -60,6 +60,7 @@ from ._options import (
 )
 
 __all__ = [
+    "ASSETS_QUERY_FIELDS",
     "BETWEEN_FIELDS",
     "CHAINS_QUERY_FIELDS",
     "FROM_SOURCE_FIELDS",
@@ -69,10 +70,13 @@ __all__ = [
     "LookupArgs",
     "PayloadTooLargeError",
     "camel_case",
+    "parse_assets_query",
     "parse_between_chains",
     "parse_between_chains_query",
     "parse_chains_query",
     "parse_from_source",
+    "parse_origin_assets",
+    "parse_recommend_assets",
     "parse_recommendation_reason",
 ]
 
@@ -124,7 +128,13 @@ def _spellings(fields: Mapping[str, str]) -> dict[str, str]:
 CHAINS_QUERY_FIELDS: dict[str, str] = {"chain_ids": "list", "include_evm": "bool", "include_svm": "bool",
                                        "only_testnets": "bool"}
 
+#: Query parameters of ``GET /v2/fungible/assets`` (name -> kind); ``only_testnets`` is read by the server.
+ASSETS_QUERY_FIELDS: dict[str, str] = {
+    "chain_ids": "list", "native_only": "bool", "include_no_metadata_assets": "bool", "include_cw20_assets": "bool",
+    "include_evm_assets": "bool", "include_svm_assets": "bool", "only_testnets": "bool"}
+
 _BETWEEN_KEYS = _spellings(BETWEEN_FIELDS)
+_ASSETS_KEYS = _spellings(ASSETS_QUERY_FIELDS)
 _CHAINS_KEYS = {**_spellings(CHAINS_QUERY_FIELDS), "includeEVM": "include_evm", "includeSVM": "include_svm"}
 _FROM_SOURCE_KEYS = _spellings(FROM_SOURCE_FIELDS)
 _VENUE_KEYS = _spellings(SWAP_VENUE_FIELDS)
@@ -456,3 +466,97 @@ def parse_chains_query(items: Iterable[tuple[str, str]]) -> ChainsQuery:
             raise InvalidArgumentError(f"invalid value for bool field {key}: {_show(value)}")
         flags[name] = value == "true"
     return ChainsQuery(chain_ids=None if chain_ids is None else tuple(dict.fromkeys(chain_ids)), **flags)
+
+
+def parse_assets_query(items: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    """Validate the query parameters of ``GET /v2/fungible/assets`` into keyword arguments.
+
+    The same conventions as :func:`parse_chains_query`: ``chain_ids`` repeated (``chain_ids[]`` too), the
+    deprecated single ``chain_id`` read as one more, booleans exactly ``true``/``false`` and given once.
+
+    Every field is in the answer, defaults filled in, in one order (the server's cache key).
+
+    >>> parse_assets_query([("chain_ids", "osmosis-1"), ("native_only", "true")])  # doctest: +NORMALIZE_WHITESPACE
+    {'chain_ids': ('osmosis-1',), 'native_only': True, 'include_no_metadata_assets': False,
+     'include_cw20_assets': False, 'include_evm_assets': False, 'include_svm_assets': False, 'only_testnets': False}
+    """
+    args: dict[str, Any] = {}
+    chain_ids: list[str] | None = None
+    for key, value in items:
+        name = "chain_ids" if key == "chain_id" else _ASSETS_KEYS.get(key.removesuffix("[]"))
+        if name is None:
+            continue
+        if name == "chain_ids":
+            if len(chain_ids or ()) >= MAX_CHAIN_IDS:
+                raise InvalidArgumentError(f"too many chain_ids (at most {MAX_CHAIN_IDS})")
+            chain_ids = [*(chain_ids or ()), _clean(value)]
+            continue
+        if name in args:
+            raise InvalidArgumentError(f'duplicate field "{key}"')
+        if value not in ("true", "false"):
+            raise InvalidArgumentError(f"invalid value for bool field {key}: {_show(value)}")
+        args[name] = value == "true"
+    return {"chain_ids": None if chain_ids is None else tuple(dict.fromkeys(chain_ids)),
+            **{name: args.get(name, False) for name, kind in ASSETS_QUERY_FIELDS.items() if kind == "bool"}}
+
+
+def parse_origin_assets(body: bytes | bytearray | memoryview) -> list[tuple[str, str]]:
+    """Validate a ``POST /v2/fungible/ibc_origin_assets`` body: ``{"assets": [{"denom", "chain_id"}]}``.
+
+    >>> parse_origin_assets(b'{"assets": [{"denom": "uatom", "chainId": "cosmoshub-4"}]}')
+    [('uatom', 'cosmoshub-4')]
+    >>> parse_origin_assets(b'{"assets": [{"denom": "uatom"}]}')
+    Traceback (most recent call last):
+    ...
+    assetroute_core._exceptions.InvalidArgumentError: Must supply denom and chain_id
+    """
+    obj = _load_object(body)
+    assets = obj.get("assets")
+    if assets is None:
+        return []
+    if not isinstance(assets, list):
+        raise InvalidArgumentError(f"invalid value for repeated field assets: {_show(assets)}")
+    out = []
+    for entry in assets:
+        if not isinstance(entry, dict):
+            raise InvalidArgumentError("Must supply denom and chain_id")
+        denom = entry.get("denom")
+        chain_id = entry.get("chain_id", entry.get("chainId"))
+        if not isinstance(denom, str) or not isinstance(chain_id, str) or not denom or not chain_id:
+            raise InvalidArgumentError("Must supply denom and chain_id")
+        out.append((_clean(denom), _clean(chain_id)))
+    return out
+
+
+def parse_recommend_assets(body: bytes | bytearray | memoryview) -> list[Any]:
+    """Validate a ``POST /v2/fungible/recommend_assets`` body: ``{"requests": [{"source_asset_denom",
+    "source_asset_chain_id", "dest_chain_id", "reason"?}]}`` (snake_case or camelCase keys).
+
+    >>> body = b'{"requests": [{"sourceAssetDenom": "uatom", "source_asset_chain_id": "hub", "destChainId": "x"}]}'
+    >>> [(r.source_asset_denom, r.dest_chain_id) for r in parse_recommend_assets(body)]
+    [('uatom', 'x')]
+    """
+    from ._catalog import RecommendRequest
+
+    obj = _load_object(body)
+    requests = obj.get("requests")
+    if requests is None:
+        return []
+    if not isinstance(requests, list):
+        raise InvalidArgumentError(f"invalid value for repeated field requests: {_show(requests)}")
+    out = []
+    for entry in requests:
+        if not isinstance(entry, dict):
+            raise InvalidArgumentError("Must supply source_asset")
+        fields = {name: entry.get(name, entry.get(camel_case(name)))
+                  for name in ("source_asset_denom", "source_asset_chain_id", "dest_chain_id", "reason")}
+        denom, chain, dest = fields["source_asset_denom"], fields["source_asset_chain_id"], fields["dest_chain_id"]
+        if not isinstance(denom, str) or not isinstance(chain, str) or not denom or not chain:
+            raise InvalidArgumentError("Must supply source_asset")
+        if not isinstance(dest, str) or not dest:
+            raise InvalidArgumentError("Must supply dest_chain_id")
+        if len(denom) > 512 or len(chain) > 128 or len(dest) > 128:
+            raise InvalidArgumentError("source_asset_denom over 512 or a chain-id over 128 characters")
+        reason = None if fields["reason"] is None else parse_recommendation_reason(fields["reason"], "reason")
+        out.append(RecommendRequest(_clean(denom), _clean(chain), _clean(dest), reason))  # type: ignore[arg-type]
+    return out

@@ -26,14 +26,16 @@ malformed body
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import TracebackType
 from typing import Any, TypeVar, Unpack
+from urllib.parse import urlencode
 
 import httpx
 import orjson
 
 from . import __version__
+from ._catalog import AssetsByChain, Bridge, OriginAssets, Recommendations, RecommendRequest
 from ._exceptions import (
     InvalidArgumentError,
     MethodNotAllowedError,
@@ -50,7 +52,7 @@ from ._options import (
     FromSourceOptions,
     unchecked_changes,
 )
-from ._results import BetweenChainsResult, FromSourceResult
+from ._results import BetweenChainsResult, FromSourceResult, asset_from_api
 
 __all__ = ["AssetRouteClient"]
 
@@ -163,6 +165,53 @@ class AssetRouteClient:
         if not isinstance(items, list):
             raise RemoteServiceError(f"unexpected chains response: {str(data)[:_SHOWN]}")
         return tuple(self._read(lambda: [_chain(item) for item in items]))
+
+    def bridges(self) -> tuple[Bridge, ...]:
+        """``GET /v2/info/bridges``; see :meth:`Registry.bridges`."""
+        data = self._request("GET", "/v2/info/bridges", None)
+        return self._read(lambda: tuple(Bridge(str(b["id"]), str(b["name"])) for b in data["bridges"]))
+
+    def swap_venues(self) -> tuple[SwapVenue, ...]:
+        """``GET /v2/fungible/venues``; see :meth:`Registry.swap_venues`."""
+        data = self._request("GET", "/v2/fungible/venues", None)
+        return self._read(lambda: tuple(SwapVenue(str(v["name"]), str(v["chain_id"]), v.get("logo_uri"))
+                                        for v in data["venues"]))
+
+    def assets_by_chain(self, *, chain_ids: Iterable[str] | None = None, native_only: bool = False,
+                        include_no_metadata_assets: bool = False, include_cw20_assets: bool = False,
+                        include_evm_assets: bool = False, include_svm_assets: bool = False) -> AssetsByChain:
+        """``GET /v2/fungible/assets``; see :meth:`Registry.assets_by_chain`."""
+        query: list[tuple[str, str]] = [("chain_ids", c) for c in (chain_ids or ())]
+        for name, value in (("native_only", native_only), ("include_no_metadata_assets", include_no_metadata_assets),
+                            ("include_cw20_assets", include_cw20_assets), ("include_evm_assets", include_evm_assets),
+                            ("include_svm_assets", include_svm_assets)):
+            if value:
+                query.append((name, "true" if value is True else str(value)))
+        data = self._request("GET", "/v2/fungible/assets" + (f"?{urlencode(query)}" if query else ""), None)
+        return self._read(lambda: AssetsByChain(tuple(
+            (str(k), tuple(asset_from_api(a) for a in v["assets"])) for k, v in data["chain_to_assets_map"].items())))
+
+    def origin_assets(self, assets: Iterable[tuple[str, str]]) -> OriginAssets:
+        """``POST /v2/fungible/ibc_origin_assets``; see :meth:`Registry.origin_assets`."""
+        body = {"assets": [{"denom": denom, "chain_id": chain_id} for denom, chain_id in assets]}
+        data = self._request("POST", "/v2/fungible/ibc_origin_assets", body)
+        return self._read(lambda: OriginAssets(tuple(
+            asset_from_api(e["asset"]) if e.get("asset_found") else None for e in data["origin_assets"])))
+
+    def recommend_assets(self, requests: Iterable[RecommendRequest]) -> Recommendations:
+        """``POST /v2/fungible/recommend_assets``; see :meth:`Registry.recommend_assets`."""
+        body = {"requests": [{"source_asset_denom": r.source_asset_denom,
+                              "source_asset_chain_id": r.source_asset_chain_id, "dest_chain_id": r.dest_chain_id,
+                              **({"reason": r.reason} if r.reason else {})} for r in requests]}
+        data = self._request("POST", "/v2/fungible/recommend_assets", body)
+
+        def read(entry: Any) -> tuple[tuple[Any, ...], str] | str:
+            if entry.get("error"):
+                return str(entry["error"]["message"])
+            recs = entry.get("recommendations") or []
+            return (tuple(asset_from_api(r["asset"]) for r in recs), str(recs[0]["reason"]) if recs else "")
+
+        return self._read(lambda: Recommendations(tuple(read(e) for e in data["recommendation_entries"])))
 
     # -- plumbing ----------------------------------------------------------------------------
 

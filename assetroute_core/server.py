@@ -4,6 +4,11 @@ Routes::
 
     POST /v2/fungible/assets_between_chains   (GET with query parameters too: the official SDK sends GET)
     POST /v2/fungible/assets_from_source      (and the reference's v1 alias /v1/fungible/assets_from_source)
+    GET  /v2/info/bridges                     {"bridges": [...]}: IBC and the reference's kinds the registry links
+    GET  /v2/fungible/venues                  {"venues": [...]}: the overlay's swap venues
+    GET  /v2/fungible/assets                  {"chain_to_assets_map": {...}} (chain_ids, native_only, include_*)
+    POST /v2/fungible/ibc_origin_assets       {"origin_assets": [...]}: each entry answered on its own
+    POST /v2/fungible/recommend_assets        {"recommendation_entries": [...]}: each entry answered on its own
     GET  /v2/info/chains                      {"chains": [...]}: the routable chains, the reference's whole
                                               Chain shape and query (chain_ids, include_evm, include_svm)
     GET  /health                              {"status": "ok", ...provenance of the registry}
@@ -75,15 +80,19 @@ from starlette.routing import Route
 from . import __version__
 from ._exceptions import RequestError
 from ._json import dumps
+from ._models import Chain
 from ._openapi import OPENAPI
 from ._registry import Registry, load_registry
 from ._requests import (
     ChainsQuery,
     PayloadTooLargeError,
+    parse_assets_query,
     parse_between_chains,
     parse_between_chains_query,
     parse_chains_query,
     parse_from_source,
+    parse_origin_assets,
+    parse_recommend_assets,
 )
 
 __all__ = [
@@ -121,8 +130,7 @@ CORS_ENV_VAR = "ASSETROUTE_CORS_ORIGINS"
 
 log = logging.getLogger(__name__)
 
-_NO_TESTNETS = dumps({"code": 12, "message": "only_testnets: this service does not load the testnet world yet",
-                      "details": []})
+_NO_VENUES = dumps({"venues": []})
 _ORIGIN_RE = re.compile(r"https?://[A-Za-z0-9.\-\[\]:]+")  # scheme://host[:port], no path
 
 _JSON = "application/json"
@@ -198,11 +206,15 @@ class Service:
         self.cache = _ResponseCache(response_cache_bytes)
         self._pool: ThreadPoolExecutor | None = None  # started on the first uncached lookup
         self._pool_lock = threading.Lock()
+        self._testnet_lock = threading.Lock()
+        self._testnet_world: tuple[Registry | None] | None = None  # loaded on the first only_testnets request
         self._deadline = dumps({"code": 4, "message": f"deadline exceeded: the lookup did not finish within "
                                                        f"{lookup_timeout:g} s", "details": []})
         self._chain_list = tuple((c, c.to_api()) for c in registry.chains())
         self._chains = {(evm, svm): self._chains_body(ChainsQuery(include_evm=evm, include_svm=svm))
                         for evm in (False, True) for svm in (False, True)}
+        self._bridges = dumps({"bridges": [b.to_api() for b in registry.bridges()]})
+        self._venues = dumps({"venues": [v.to_api() for v in registry.swap_venues()]})
         self._health = dumps({"status": "ok", "version": __version__, **registry.provenance.to_dict()})
         self._openapi = dumps(OPENAPI)
 
@@ -293,11 +305,26 @@ class Service:
             return self.internal_error("assets_from_source")
         return await self._answer("assets_from_source", self.registry.assets_from_source, dict(args))
 
-    def _chains_body(self, query: ChainsQuery) -> bytes:
+    def _chains_body(self, query: ChainsQuery, chain_list: tuple[tuple[Chain, dict[str, Any]], ...] | None = None,
+                     ) -> bytes:
         wanted = None if query.chain_ids is None else set(query.chain_ids)
         hidden = {t for t, shown in (("evm", query.include_evm), ("svm", query.include_svm)) if not shown}
-        return dumps({"chains": [api for c, api in self._chain_list if c.chain_type not in hidden
-                                 and (wanted is None or c.chain_id in wanted)]})
+        return dumps({"chains": [api for c, api in (self._chain_list if chain_list is None else chain_list)
+                                 if c.chain_type not in hidden and (wanted is None or c.chain_id in wanted)]})
+
+    def _load_testnets(self) -> Registry | None:
+        with self._testnet_lock:
+            if self._testnet_world is None:
+                self._testnet_world = (self.registry.testnets(),)
+            return self._testnet_world[0]
+
+    async def _testnets(self) -> Registry | None:
+        """The registry's testnet world (SPEC §1), loaded once, off the loop, on the first request for it."""
+        if self._testnet_world is not None:
+            return self._testnet_world[0]
+        loop = asyncio.get_running_loop()
+        return await asyncio.wait_for(loop.run_in_executor(self._executor(), self._load_testnets),
+                                      self.lookup_timeout)
 
     async def chains(self, request: Request) -> Response:
         """``GET /v2/info/chains`` with the reference's query parameters (see :class:`ChainsQuery`)."""
@@ -306,10 +333,64 @@ class Service:
         except RequestError as exc:
             return _error(exc)
         if query.only_testnets:
-            return _json(_NO_TESTNETS, 501)
+            try:
+                world = await self._testnets()
+            except TimeoutError:
+                return _json(self._deadline, 504)
+            return _json(self._chains_body(query, () if world is None else
+                                           tuple((c, c.to_api()) for c in world.chains())))
         if query.chain_ids is None:
             return _json(self._chains[query.include_evm, query.include_svm])
         return _json(self._chains_body(query))
+
+    async def bridges(self, request: Request) -> Response:
+        return _json(self._bridges)
+
+    async def venues(self, request: Request) -> Response:
+        """``GET /v2/fungible/venues``; the overlay knows no testnet venue, so ``only_testnets=true`` lists none."""
+        try:
+            query = parse_chains_query(request.query_params.multi_items())  # only only_testnets applies here
+        except RequestError as exc:
+            return _error(exc)
+        return _json(_NO_VENUES) if query.only_testnets else _json(self._venues)
+
+    async def assets(self, request: Request) -> Response:
+        """``GET /v2/fungible/assets``: computed off the loop and cached per query, like the lookups."""
+        try:
+            args = parse_assets_query(request.query_params.multi_items())
+        except RequestError as exc:
+            return _error(exc)
+        if args.pop("only_testnets", False):
+            try:
+                world = await self._testnets()
+            except TimeoutError:
+                return _json(self._deadline, 504)
+            if world is None:
+                return _json(dumps({"chain_to_assets_map": {}}))
+            return await self._answer("assets_testnets", world.assets_by_chain, args)
+        return await self._answer("assets", self.registry.assets_by_chain, args)
+
+    async def ibc_origin_assets(self, request: Request) -> Response:
+        try:
+            entries = parse_origin_assets(await self._body(request))
+        except RequestError as exc:
+            return _error(exc)
+        except ClientDisconnect:
+            return _json(_DISCONNECTED, 400)
+        except Exception:
+            return self.internal_error("ibc_origin_assets")
+        return await self._answer("ibc_origin_assets", self.registry.origin_assets, {"assets": tuple(entries)})
+
+    async def recommend_assets(self, request: Request) -> Response:
+        try:
+            entries = parse_recommend_assets(await self._body(request))
+        except RequestError as exc:
+            return _error(exc)
+        except ClientDisconnect:
+            return _json(_DISCONNECTED, 400)
+        except Exception:
+            return self.internal_error("recommend_assets")
+        return await self._answer("recommend_assets", self.registry.recommend_assets, {"requests": tuple(entries)})
 
     async def health(self, request: Request) -> Response:
         return _json(self._health)
@@ -408,6 +489,11 @@ def create_app(
         Route("/v2/fungible/assets_from_source", service.assets_from_source, methods=["POST"]),
         Route("/v1/fungible/assets_from_source", service.assets_from_source, methods=["POST"]),
         Route("/v2/info/chains", service.chains, methods=["GET"]),
+        Route("/v2/info/bridges", service.bridges, methods=["GET"]),
+        Route("/v2/fungible/venues", service.venues, methods=["GET"]),
+        Route("/v2/fungible/assets", service.assets, methods=["GET"]),
+        Route("/v2/fungible/ibc_origin_assets", service.ibc_origin_assets, methods=["POST"]),
+        Route("/v2/fungible/recommend_assets", service.recommend_assets, methods=["POST"]),
         Route("/health", service.health, methods=["GET"]),
         Route("/openapi.json", service.openapi, methods=["GET"]),
     ]

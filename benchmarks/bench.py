@@ -10,7 +10,8 @@ Measures, in one run:
   * a sweep of every ordered pair of routable chains, default flags and every flag
     (goal <= 30 s), on a fresh registry so nothing is cached;
   * HTTP on loopback, one uvicorn worker, cosmoshub-4 -> osmosis-1 at 16 connections
-    (goal >= 800 requests/s, no errors);
+    (goal >= 800 requests/s, no errors); GET /v2/info/chains and GET /v2/fungible/assets (every
+    chain) the same way (goal >= 500 requests/s);
   * registry history (in its own fresh process): the route-level diff of two full registries (the
     2026-05-20 archive of ../shared/registry-history against the snapshot) with default flags, goal
     <= 2.5x one default-flag sweep measured in the same process; a what-if (PFM off on cosmoshub-4,
@@ -165,6 +166,19 @@ def bench_http(source: str, requests: int, concurrency: int) -> dict[str, object
     return figures
 
 
+def bench_http_info(source: str, requests: int, concurrency: int) -> dict[str, object]:
+    """GET /v2/info/chains and GET /v2/fungible/assets (every chain), one worker (issue 10: >= 500 req/s)."""
+    from load import run_load, run_sync, serve
+
+    out: dict[str, object] = {}
+    with serve(registry=source, workers=1) as url:
+        for mix in ("info_chains", "info_assets"):
+            figures = run_sync(run_load(url, requests=requests, concurrency=concurrency, mix=mix))
+            out[mix] = {k: figures[k] for k in ("requests", "throughput_rps", "p50_ms", "p99_ms", "errors")}
+    out["goal_rps"] = 500
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true")
@@ -192,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         figures["history"] = pool.apply(bench_history, (source,))
     if not args.skip_http:
         figures["http_hub_to_osmosis"] = bench_http(source, args.http_requests, args.concurrency)
+        figures["http_info"] = bench_http_info(source, args.http_requests // 4, args.concurrency)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:

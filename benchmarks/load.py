@@ -33,7 +33,7 @@ BETWEEN = "/v2/fungible/assets_between_chains"
 FROM_SOURCE = "/v2/fungible/assets_from_source"
 
 # The default mix: the issue's benchmark query plus a spread of both lookups.
-MIXES: dict[str, list[tuple[str, dict[str, object]]]] = {
+MIXES: dict[str, list[tuple[str, dict[str, object] | None]]] = {
     "between": [(BETWEEN, {"source_chain_id": "cosmoshub-4", "dest_chain_id": "osmosis-1"})],
     "mixed": [
         (BETWEEN, {"source_chain_id": "cosmoshub-4", "dest_chain_id": "osmosis-1"}),
@@ -47,6 +47,9 @@ MIXES: dict[str, list[tuple[str, dict[str, object]]]] = {
         (BETWEEN, {"source_chain_id": "cosmoshub-4", "dest_chain_id": "no-such-chain-1"}),  # expected 404
     ],
 }
+# The reference's read endpoints the SDK calls most (GET, no body): every chain, and every chain's assets.
+MIXES["info_chains"] = [("/v2/info/chains", None)]
+MIXES["info_assets"] = [("/v2/fungible/assets", None)]
 # "heavy": 126 distinct requests (every ordered pair of 8 busy chains with multi-tx routes and every flag,
 # both lookups with swaps and symbol grouping), so the service keeps computing and evicting, not only
 # answering from its cache.
@@ -81,7 +84,9 @@ def _check_loopback(host: str) -> None:
         raise SystemExit(f"refusing to load-test {host!r} ({addr}): only loopback targets are allowed")
 
 
-def _request_bytes(host: str, port: int, path: str, body: dict[str, object]) -> bytes:
+def _request_bytes(host: str, port: int, path: str, body: dict[str, object] | None) -> bytes:
+    if body is None:  # a GET
+        return f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: keep-alive\r\n\r\n".encode()
     data = json.dumps(body).encode()
     head = (f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(data)}\r\nConnection: keep-alive\r\n\r\n")
@@ -146,8 +151,9 @@ async def run_load(url: str, *, requests: int, concurrency: int, mix: str = "bet
     parsed = urllib.parse.urlsplit(url)
     host, port = parsed.hostname or "127.0.0.1", parsed.port or 80
     _check_loopback(host)
-    prepared = [(_request_bytes(host, port, path, body), 404 if body.get("dest_chain_id") == "no-such-chain-1"
-                 else 200) for path, body in MIXES[mix]]
+    prepared = [(_request_bytes(host, port, path, body),
+                 404 if body is not None and body.get("dest_chain_id") == "no-such-chain-1" else 200)
+                for path, body in MIXES[mix]]
     # Warm up (fills caches, JIT-free but page cache and result cache), not counted.
     await asyncio.gather(*(_worker(host, port, prepared, [0, warmup], Stats(), time.perf_counter() + 30)
                            for _ in range(min(concurrency, 4))))

@@ -24,15 +24,17 @@ PUBLIC_API = {
     "assetroute_core": [
         "BETWEEN_CHAINS_OPTIONS", "FROM_SOURCE_OPTIONS", "GROUP_BY_VALUES", "PINNED_ARCHIVE_URL", "PINNED_COMMIT",
         "RECOMMENDATION_REASONS", "REFERENCE_BRIDGE_KINDS",
-        "Asset", "AssetChange", "AssetPair", "AssetRouteError", "BetweenChainsKwargs", "BetweenChainsOptions",
-        "BetweenChainsResult", "BridgeLink", "Chain",
+        "Asset", "AssetChange", "AssetPair", "AssetRouteError", "AssetsByChain", "BetweenChainsKwargs",
+        "BetweenChainsOptions",
+        "BetweenChainsResult", "Bridge", "BridgeLink", "Chain",
         "ChainChange", "ChainRouteSummary", "Channel", "ChannelChange", "ChannelEnd", "DestAsset", "FeeAsset",
         "FetchError",
         "FromSourceKwargs", "FromSourceOptions",
         "FromSourceResult", "GroupBy", "Hop", "InvalidArgumentError", "Metadata", "MethodNotAllowedError",
-        "NotFoundError", "OptionKind",
+        "NotFoundError", "OptionKind", "OriginAssets",
         "Overlay", "OverlayChange", "OverlayError", "PairChange", "PayloadTooLargeError", "PfmChange", "Provenance",
-        "QualityIssue", "RecommendationReason", "Registry", "RegistryDiff", "RegistryMeasures",
+        "QualityIssue", "RecommendRequest", "RecommendationReason", "Recommendations", "Registry", "RegistryDiff",
+        "RegistryMeasures",
         "RegistrySourceError", "RemoteServiceError",
         "RequestError", "ResolvedSource", "Route", "SupportsLookups", "SwapVenue", "UnsafeArchiveError", "WhatIf",
         "ibc_denom", "load_overlay", "load_registry", "option_fields", "resolve_source", "unchecked_changes",
@@ -70,7 +72,7 @@ PUBLIC_API = {
 }
 
 ENGINE = ("_loader", "_routing", "_lookups", "_options", "_results", "_registry", "_ibc", "_models", "_overlay",
-          "_data", "_files", "_values", "_archive", "_fetch", "_diff", "_whatif")
+          "_data", "_files", "_values", "_catalog", "_archive", "_fetch", "_diff", "_whatif")
 PRESENTATION = ("streamlit", "plotly", "pyvis", "networkx", "IPython", "assetroute_core.drawing", "assetroute_app")
 
 

@@ -300,6 +300,8 @@ def test_size_limit_is_configurable(registry: Registry, serve_app: ServeApp) -> 
     ("PUT", BETWEEN, "GET, HEAD, POST"),
     ("DELETE", "/v1/fungible/assets_from_source", "POST"),
     ("POST", "/v2/info/chains", "GET, HEAD"),
+    ("POST", "/v2/fungible/assets", "GET, HEAD"),
+    ("GET", "/v2/fungible/ibc_origin_assets", "POST"),
     ("POST", "/health", "GET, HEAD"),
     ("PATCH", "/openapi.json", "GET, HEAD"),
 ])
@@ -311,7 +313,7 @@ def test_wrong_method_is_405(http: httpx.Client, method: str, path: str, allow: 
 
 
 @pytest.mark.parametrize(("method", "path"), [
-    ("GET", "/"), ("POST", "/v2/fungible/assets"), ("POST", "/v1/fungible/assets_between_chains"),
+    ("GET", "/"), ("POST", "/v2/fungible/route"), ("POST", "/v1/fungible/assets_between_chains"),
     ("POST", BETWEEN + "/"), ("GET", "/v2/info/chains/x"), ("GET", "/docs"),
 ])
 def test_unknown_path_is_404(http: httpx.Client, method: str, path: str) -> None:
@@ -468,10 +470,29 @@ def test_chains_query_filters(http: httpx.Client) -> None:
     assert [c["chain_type"] for c in eth] == ["evm"]
 
 
+def test_only_testnets_answers_from_the_testnet_world(http: httpx.Client, registry: Registry,
+                                                       registry_path: Path) -> None:
+    """SPEC §1: testnets are a world of their own, listed only when asked for, never mixed with mainnets."""
+    testnets = http.get("/v2/info/chains", params={"only_testnets": "true"}).json()["chains"]
+    mainnets = {c.chain_id for c in registry.chains()}
+    folders = {p.parent.name for p in (registry_path / "testnets").glob("*/chain.json")}
+    assert testnets and all(c["is_testnet"] is True for c in testnets)
+    assert {c["chain_name"] for c in testnets} <= folders
+    assert not {c["chain_id"] for c in testnets} & mainnets
+    osmo = http.get("/v2/info/chains", params=[("only_testnets", "true"), ("chain_ids", "osmo-test-5")]).json()
+    assert [c["chain_name"] for c in osmo["chains"]] == ["osmosistestnet"]
+    doc = json.loads((registry_path / "testnets" / "osmosistestnet" / "chain.json").read_text())
+    assert [f["denom"] for f in osmo["chains"][0]["fee_assets"]] == [t["denom"] for t in doc["fees"]["fee_tokens"]]
+    assets = http.get("/v2/fungible/assets", params={"only_testnets": "true", "chain_ids": "osmo-test-5"}).json()
+    assert "osmo-test-5" in assets["chain_to_assets_map"]
+    plain = http.get("/v2/fungible/assets", params={"chain_ids": "osmo-test-5"})
+    assert plain.status_code == 400 and plain.json()["message"] == "Invalid chain_id"  # never mixed
+
+
 @pytest.mark.parametrize(("params", "status", "code", "message"), [
     ({"include_evm": "yes"}, 400, 3, 'invalid value for bool field include_evm: "yes"'),
     ([("include_svm", "true"), ("include_svm", "true")], 400, 3, 'duplicate field "include_svm"'),
-    ({"only_testnets": "true"}, 501, 12, "only_testnets: this service does not load the testnet world yet"),
+    ({"only_testnets": "1"}, 400, 3, 'invalid value for bool field only_testnets: "1"'),
 ])
 def test_chains_query_errors(http: httpx.Client, params: Any, status: int, code: int, message: str) -> None:
     r = http.get("/v2/info/chains", params=params)
@@ -1131,4 +1152,7 @@ def test_openapi_documents_the_budget_and_the_http_layer_answers(openapi: dict[s
     for path, item in openapi["paths"].items():
         for method, op in item.items():
             assert {"408", "431", "503"} <= set(op["responses"]), (method, path)
-            assert ("504" in op["responses"]) == ("fungible" in path), (method, path)
+            # 504 where work runs off the loop under the budget: the lookups and the catalog's computed
+            # answers, and the chains' testnet world (loaded on the first only_testnets request)
+            computes = ("fungible" in path and not path.endswith("/venues")) or path == "/v2/info/chains"
+            assert ("504" in op["responses"]) == computes, (method, path)
