@@ -27,7 +27,8 @@ Every rejection is an :class:`~assetroute_core.InvalidArgumentError` (HTTP 400, 
 >>> parse_between_chains(b'{"sourceChainId": "cosmoshub-4", "dest_chain_id": "osmosis-1", "allow_multi_tx": true}')
 ... # doctest: +NORMALIZE_WHITESPACE
 {'source_chain_id': 'cosmoshub-4', 'dest_chain_id': 'osmosis-1', 'include_no_metadata_assets': False,
- 'include_cw20_assets': False, 'include_evm_assets': False, 'allow_multi_tx': True, 'include_other_bridges': False}
+ 'include_cw20_assets': False, 'include_evm_assets': False, 'allow_multi_tx': True, 'include_other_bridges': False,
+     'include_svm_assets': False}
 >>> parse_between_chains(b'{"allow_multi_tx": "yes"}')
 Traceback (most recent call last):
 ...
