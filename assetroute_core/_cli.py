@@ -46,8 +46,8 @@ import os
 import re
 import sys
 from collections import Counter
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from ._exceptions import AssetRouteError, RequestError
 from ._json import dumps
@@ -69,6 +69,7 @@ __all__ = ["build_parser", "issue_kind", "main", "shorten"]
 
 DENOM_WIDTH = 27
 DEFAULT_ISSUES = 10
+_T = TypeVar("_T")
 
 
 # -- formatting ------------------------------------------------------------------------------
@@ -230,11 +231,7 @@ def _cmd_from_source(args: argparse.Namespace) -> int:
 
 
 def _cmd_chains(args: argparse.Namespace) -> int:
-    backend = _lookups(args)
-    try:
-        chains = backend.chains()
-    finally:
-        _close(backend)
+    chains = _ask(args, lambda backend: backend.chains())
     if args.json:
         _write_bytes(dumps({"chains": [c.to_api() for c in chains]}))
         return 0
@@ -245,17 +242,18 @@ def _cmd_chains(args: argparse.Namespace) -> int:
     return 0
 
 
-def _catalog(args: argparse.Namespace) -> Any:
-    """The backend of the catalog commands: a Registry or a client (both have the same methods)."""
-    return _lookups(args)
+def _ask(args: argparse.Namespace, call: Callable[[Any], _T]) -> _T:
+    """Run *call* on the command's backend (a Registry, or a client for ``--base-url``: both have the same
+    methods), closing it afterwards."""
+    backend = _lookups(args)
+    try:
+        return call(backend)
+    finally:
+        _close(backend)
 
 
 def _cmd_bridges(args: argparse.Namespace) -> int:
-    backend = _catalog(args)
-    try:
-        bridges = backend.bridges()
-    finally:
-        _close(backend)
+    bridges = _ask(args, lambda backend: backend.bridges())
     if args.json:
         _write_bytes(dumps({"bridges": [b.to_api() for b in bridges]}))
         return 0
@@ -264,11 +262,7 @@ def _cmd_bridges(args: argparse.Namespace) -> int:
 
 
 def _cmd_venues(args: argparse.Namespace) -> int:
-    backend = _catalog(args)
-    try:
-        venues = backend.swap_venues()
-    finally:
-        _close(backend)
+    venues = _ask(args, lambda backend: backend.swap_venues())
     if args.json:
         _write_bytes(dumps({"venues": [v.to_api() for v in venues]}))
         return 0
@@ -281,12 +275,8 @@ ASSETS_FLAGS = ("native_only", "include_no_metadata_assets", "include_cw20_asset
 
 
 def _cmd_assets(args: argparse.Namespace) -> int:
-    backend = _catalog(args)
-    try:
-        result = backend.assets_by_chain(chain_ids=args.chain_id or None,
-                                         **{name: getattr(args, name) for name in ASSETS_FLAGS})
-    finally:
-        _close(backend)
+    result = _ask(args, lambda backend: backend.assets_by_chain(
+        chain_ids=args.chain_id or None, **{name: getattr(args, name) for name in ASSETS_FLAGS}))
     if args.json:
         _write_bytes(result.to_json())
         return 0
@@ -301,11 +291,7 @@ def _cmd_origin(args: argparse.Namespace) -> int:
     if len(args.pairs) % 2:
         raise _UsageError("origin takes DENOM CHAIN_ID pairs; got an odd number of values")
     pairs = list(zip(args.pairs[::2], args.pairs[1::2], strict=True))
-    backend = _catalog(args)
-    try:
-        result = backend.origin_assets(pairs)
-    finally:
-        _close(backend)
+    result = _ask(args, lambda backend: backend.origin_assets(pairs))
     if args.json:
         _write_bytes(result.to_json())
         return 0
@@ -321,11 +307,7 @@ def _cmd_recommend(args: argparse.Namespace) -> int:
     reason = parse_recommendation_reason(args.reason, "--reason", text_numbers=True) if args.reason else None
     requests = [RecommendRequest(args.source_asset_denom, args.source_asset_chain_id, dest, reason)  # type: ignore[arg-type]
                 for dest in args.dest_chain_ids]
-    backend = _catalog(args)
-    try:
-        result = backend.recommend_assets(requests)
-    finally:
-        _close(backend)
+    result = _ask(args, lambda backend: backend.recommend_assets(requests))
     if args.json:
         _write_bytes(result.to_json())
         return 0

@@ -496,8 +496,9 @@ def _asset_rows(r: _Router, asset: Asset, source: str, dests: Mapping[str, str],
                 out: _Rows) -> int:
     """Add the pairs of one source instance to *out*; return how many."""
     no_meta, cw20 = flags["include_no_metadata_assets"], flags["include_cw20_assets"]
-    evm, multi = flags["include_evm_assets"], flags["allow_multi_tx"]
-    if (asset.is_cw20 and not cw20) or (asset.is_evm and not evm) or (asset.metadata is None and not no_meta):
+    evm, multi, svm = flags["include_evm_assets"], flags["allow_multi_tx"], flags["include_svm_assets"]
+    if ((asset.is_cw20 and not cw20) or (asset.is_evm and not evm) or (asset.is_svm and not svm)
+            or (asset.metadata is None and not no_meta)):
         return 0
     added = 0
     symbol = _symbol(asset)
@@ -509,7 +510,7 @@ def _asset_rows(r: _Router, asset: Asset, source: str, dests: Mapping[str, str],
         for route in r.routes_to(asset, dest):
             d = route.dest
             if ((route.txs_required > 1 and not multi) or (d.is_cw20 and not cw20) or (d.is_evm and not evm)
-                    or (d.metadata is None and not no_meta)):
+                    or (d.is_svm and not svm) or (d.metadata is None and not no_meta)):
                 continue
             if table is None:
                 table = out[dest_id] = {}

@@ -178,8 +178,10 @@ def _add_chain(folder: str, doc: Any, rel: str, overlay: Overlay, data: Registry
     chain_type = _CHAIN_TYPES.get(raw_type, raw_type[:40])
     raw_id = doc.get("chain_id")
     chain_id = _chain_id(raw_id, rel, data)
+    if folder in overlay.chain_ids:  # the id the API uses (Solana: "solana", not the registry's "101")
+        chain_id = overlay.chain_ids[folder]
     if chain_id is None:
-        if chain_type in ("cosmos", "evm"):
+        if chain_type in ("cosmos", "evm", "svm"):
             data.issue(rel, f"missing or invalid chain_id {brief(raw_id)}", "chain not routable")
         chain_id = ""
     status = doc.get("status")

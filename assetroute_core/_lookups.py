@@ -43,18 +43,19 @@ def assets_between_chains(
     cached = engine.results.get(cache_key)
     if cached is not None:
         return BetweenChainsResult(source_chain_id, dest_chain_id, cached)
-    no_meta, cw20, evm, allow_multi_tx, _other_bridges = options.key  # the engine was chosen by the last
+    no_meta, cw20, evm, allow_multi_tx, _other_bridges, svm = options.key  # the engine was chosen by _other_bridges
     pairs: list[AssetPair] = []
     append = pairs.append
     router = engine.router()  # one generation of the engine's memo tables for the whole answer
     routes_to = router.routes_to
     for asset in router.held_reaching(source, dest):
-        if (asset.is_cw20 and not cw20) or (asset.is_evm and not evm) or (asset.metadata is None and not no_meta):
+        if ((asset.is_cw20 and not cw20) or (asset.is_evm and not evm) or (asset.is_svm and not svm)
+                or (asset.metadata is None and not no_meta)):
             continue
         for route in routes_to(asset, dest):
             out = route.dest
             if ((route.txs_required > 1 and not allow_multi_tx) or (out.is_cw20 and not cw20)
-                    or (out.is_evm and not evm) or (out.metadata is None and not no_meta)):
+                    or (out.is_evm and not evm) or (out.is_svm and not svm) or (out.metadata is None and not no_meta)):
                 continue
             append(AssetPair(asset, out, route.txs_required, route.bridges, route))
     engine.results.put(cache_key, tuple(pairs))

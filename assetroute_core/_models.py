@@ -56,7 +56,7 @@ class Chain:
     chain_name: str
     chain_id: str
     pretty_name: str
-    chain_type: str  # "cosmos", "evm", "svm" (Solana; not routed yet), or other namespaces (not routable)
+    chain_type: str  # "cosmos", "evm", "svm" (Solana), or other namespaces (not routable)
     status: str  # "live", "killed", "upcoming"
     pfm_enabled: bool
     logo_uri: str | None = None
@@ -70,8 +70,8 @@ class Chain:
 
     @property
     def routable(self) -> bool:
-        """Live Cosmos and EVM chains with a chain-id are routable."""
-        return self.status == "live" and self.chain_type in ("cosmos", "evm") and bool(self.chain_id)
+        """Live Cosmos, EVM and SVM chains with a chain-id are routable."""
+        return self.status == "live" and self.chain_type in ("cosmos", "evm", "svm") and bool(self.chain_id)
 
     def to_api(self) -> dict[str, Any]:
         """The chain as ``GET /v2/info/chains`` lists it: the whole ``Chain`` of the reference (and of its

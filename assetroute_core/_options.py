@@ -142,6 +142,8 @@ class BetweenChainsOptions(_OptionsMixin):
         "bool", "Multi-transaction routes", "Include routes that need more than one transaction."))
     include_other_bridges: bool = field(default=False, metadata=_meta(
         "bool", "Other bridges (extension)", _OTHER_BRIDGES_DOC, extension=True))
+    include_svm_assets: bool = field(default=False, metadata=_meta(
+        "bool", "SVM assets", "Include SVM (Solana) assets."))
 
     def __post_init__(self) -> None:
         _check_bools(self)
@@ -152,10 +154,10 @@ class BetweenChainsOptions(_OptionsMixin):
         return _build(cls, "assets_between_chains", options)
 
     @property
-    def key(self) -> tuple[bool, bool, bool, bool, bool]:
+    def key(self) -> tuple[bool, bool, bool, bool, bool, bool]:
         """The options as a tuple, in field order (a cache key)."""
         return (self.include_no_metadata_assets, self.include_cw20_assets, self.include_evm_assets,
-                self.allow_multi_tx, self.include_other_bridges)
+                self.allow_multi_tx, self.include_other_bridges, self.include_svm_assets)
 
 
 class BetweenChainsKwargs(TypedDict, total=False):
@@ -166,6 +168,7 @@ class BetweenChainsKwargs(TypedDict, total=False):
     include_evm_assets: bool
     allow_multi_tx: bool
     include_other_bridges: bool
+    include_svm_assets: bool
 
 
 def _venue(i: int, venue: object) -> SwapVenue:

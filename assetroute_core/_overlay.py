@@ -14,7 +14,7 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -43,6 +43,10 @@ class EvmChainFact:
     pretty_name: str
 
 
+def _no_ids() -> Mapping[str, str]:
+    return MappingProxyType({})
+
+
 @dataclass(frozen=True)
 class Overlay:
     """Parsed overlay: EVM chain ids, PFM status, bridge kinds, swap venues, symbol suffixes."""
@@ -54,6 +58,7 @@ class Overlay:
     provider_kinds: Mapping[str, str]  # provider (lower-case) -> kind
     swap_venues: tuple[tuple[SwapVenue, str], ...]  # (venue, chain_name)
     suffixes: Mapping[str, str]  # provider (lower-case) -> recommended_symbol suffix
+    chain_ids: Mapping[str, str] = field(default_factory=_no_ids)  # chain name -> the chain-id the API uses
 
     def bridge(self, kind: str) -> BridgeKind:
         return self.bridges.get(kind) or BridgeKind(kind)
@@ -152,6 +157,10 @@ def load_overlay(path: str | os.PathLike[str] | None = None) -> Overlay:
         )
         venues.append((venue, str(item.get("chain_name") or "")))
 
+    chain_ids = {}
+    for item in _entries(data, "chain_ids", label):
+        chain_ids[_str(item, "chain_name", "chain_ids", label)] = _str(item, "chain_id", "chain_ids", label)
+
     suffixes = {}
     for item in _entries(data, "recommended_symbol_suffixes", label):
         suffixes[_str(item, "provider", "recommended_symbol_suffixes", label).lower()] = _str(
@@ -166,4 +175,5 @@ def load_overlay(path: str | os.PathLike[str] | None = None) -> Overlay:
         provider_kinds=MappingProxyType(provider_kinds),
         swap_venues=tuple(venues),
         suffixes=MappingProxyType(suffixes),
+        chain_ids=MappingProxyType(chain_ids),
     )

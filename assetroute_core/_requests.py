@@ -27,7 +27,8 @@ Every rejection is an :class:`~assetroute_core.InvalidArgumentError` (HTTP 400, 
 >>> parse_between_chains(b'{"sourceChainId": "cosmoshub-4", "dest_chain_id": "osmosis-1", "allow_multi_tx": true}')
 ... # doctest: +NORMALIZE_WHITESPACE
 {'source_chain_id': 'cosmoshub-4', 'dest_chain_id': 'osmosis-1', 'include_no_metadata_assets': False,
- 'include_cw20_assets': False, 'include_evm_assets': False, 'allow_multi_tx': True, 'include_other_bridges': False}
+ 'include_cw20_assets': False, 'include_evm_assets': False, 'allow_multi_tx': True, 'include_other_bridges': False,
+     'include_svm_assets': False}
 >>> parse_between_chains(b'{"allow_multi_tx": "yes"}')
 Traceback (most recent call last):
 ...
@@ -420,6 +421,31 @@ def parse_from_source(body: bytes | bytearray | memoryview) -> LookupArgs:
     return args
 
 
+def _query_fields(items: Iterable[tuple[str, str]], keys: Mapping[str, str], *,
+                  aliases: Mapping[str, str] | None = None) -> tuple[tuple[str, ...] | None, dict[str, bool]]:
+    """The ``chain_ids`` (repeated; ``chain_ids[]`` is read the same) and the booleans of a GET query whose
+    field names are *keys* (both spellings). A boolean must be exactly ``true`` or ``false`` and given once;
+    unknown parameters are ignored."""
+    chain_ids: list[str] | None = None
+    flags: dict[str, bool] = {}
+    for key, value in items:
+        name = (aliases or {}).get(key) or keys.get(key.removesuffix("[]"))
+        if name is None:
+            continue
+        if name == "chain_ids":
+            chain_ids = [] if chain_ids is None else chain_ids
+            if len(chain_ids) >= MAX_CHAIN_IDS:
+                raise InvalidArgumentError(f"too many chain_ids (at most {MAX_CHAIN_IDS})")
+            chain_ids.append(_clean(value))
+            continue
+        if name in flags:
+            raise InvalidArgumentError(f'duplicate field "{key}"')
+        if value not in ("true", "false"):
+            raise InvalidArgumentError(f"invalid value for bool field {key}: {_show(value)}")
+        flags[name] = value == "true"
+    return (None if chain_ids is None else tuple(dict.fromkeys(chain_ids))), flags
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ChainsQuery:
     """The query of ``GET /v2/info/chains``, as the reference defines it.
@@ -449,23 +475,8 @@ def parse_chains_query(items: Iterable[tuple[str, str]]) -> ChainsQuery:
     ...
     assetroute_core._exceptions.InvalidArgumentError: invalid value for bool field only_testnets: "yes"
     """
-    chain_ids: list[str] | None = None
-    flags: dict[str, bool] = {}
-    for key, value in items:
-        name = _CHAINS_KEYS.get(key.removesuffix("[]"))
-        if name is None:
-            continue
-        if name == "chain_ids":
-            if len(chain_ids or ()) >= MAX_CHAIN_IDS:
-                raise InvalidArgumentError(f"too many chain_ids (at most {MAX_CHAIN_IDS})")
-            chain_ids = [*(chain_ids or ()), _clean(value)]
-            continue
-        if name in flags:
-            raise InvalidArgumentError(f'duplicate field "{key}"')
-        if value not in ("true", "false"):
-            raise InvalidArgumentError(f"invalid value for bool field {key}: {_show(value)}")
-        flags[name] = value == "true"
-    return ChainsQuery(chain_ids=None if chain_ids is None else tuple(dict.fromkeys(chain_ids)), **flags)
+    chain_ids, flags = _query_fields(items, _CHAINS_KEYS)
+    return ChainsQuery(chain_ids=chain_ids, **flags)
 
 
 def parse_assets_query(items: Iterable[tuple[str, str]]) -> dict[str, Any]:
@@ -480,23 +491,8 @@ def parse_assets_query(items: Iterable[tuple[str, str]]) -> dict[str, Any]:
     {'chain_ids': ('osmosis-1',), 'native_only': True, 'include_no_metadata_assets': False,
      'include_cw20_assets': False, 'include_evm_assets': False, 'include_svm_assets': False, 'only_testnets': False}
     """
-    args: dict[str, Any] = {}
-    chain_ids: list[str] | None = None
-    for key, value in items:
-        name = "chain_ids" if key == "chain_id" else _ASSETS_KEYS.get(key.removesuffix("[]"))
-        if name is None:
-            continue
-        if name == "chain_ids":
-            if len(chain_ids or ()) >= MAX_CHAIN_IDS:
-                raise InvalidArgumentError(f"too many chain_ids (at most {MAX_CHAIN_IDS})")
-            chain_ids = [*(chain_ids or ()), _clean(value)]
-            continue
-        if name in args:
-            raise InvalidArgumentError(f'duplicate field "{key}"')
-        if value not in ("true", "false"):
-            raise InvalidArgumentError(f"invalid value for bool field {key}: {_show(value)}")
-        args[name] = value == "true"
-    return {"chain_ids": None if chain_ids is None else tuple(dict.fromkeys(chain_ids)),
+    chain_ids, args = _query_fields(items, _ASSETS_KEYS, aliases={"chain_id": "chain_ids"})
+    return {"chain_ids": chain_ids,
             **{name: args.get(name, False) for name, kind in ASSETS_QUERY_FIELDS.items() if kind == "bool"}}
 
 

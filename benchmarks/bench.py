@@ -5,8 +5,10 @@
 Measures, in one run:
   * registry load (cold process-level: parse + index), goal <= 1.0 s, and memory;
   * assets_between_chains osmosis-1 -> cosmoshub-4 with every include flag and allow_multi_tx:
-    the first (uncached) call, then p50 of repeated calls, against the time to serialise that
-    response to JSON bytes measured in the same run (goals: p50 <= 2 ms and <= 3x serialise);
+    the first (uncached) call in a fresh process after the load (median of three processes, and its
+    ratio to serialising the response; issue 12's goal <= 10x), then p50 of repeated calls, against
+    the time to serialise that response to JSON bytes measured in the same run (goals: p50 <= 2 ms
+    and <= 3x serialise);
   * a sweep of every ordered pair of routable chains, default flags and every flag
     (goal <= 30 s), on a fresh registry so nothing is cached;
   * HTTP on loopback, one uvicorn worker, cosmoshub-4 -> osmosis-1 at 16 connections
@@ -197,9 +199,17 @@ def main(argv: list[str] | None = None) -> int:
               "\n".join(f"{k}: {json.dumps(v)}" for k, v in figures.items()))
         return 0
     figures["load"] = bench_load(source)
-    figures["lookup_osmosis_to_hub_all_flags"] = bench_lookup(source)
-    # Each sweep runs in a fresh process: a fresh registry, and no garbage of the stages before it.
+    # The lookup and each sweep run in a fresh process: a fresh registry, and no garbage of the stages
+    # before it (the load stage leaves six registries to the collector, whose pass would land in the
+    # "first call"). The first call is the median of three fresh processes.
     with multiprocessing.get_context("spawn").Pool(1, maxtasksperchild=1) as pool:
+        runs = [pool.apply(bench_lookup, (source,)) for _ in range(3)]
+        lookup = dict(runs[0])
+        firsts = [float(r["first_call_ms"]) for r in runs]  # type: ignore[arg-type]
+        lookup["first_call_ms"] = statistics.median(firsts)
+        lookup["first_call_ms_runs"] = firsts
+        lookup["first_call_to_serialise"] = round(statistics.median(firsts) / float(lookup["serialise_p50_ms"]), 1)  # type: ignore[arg-type]
+        figures["lookup_osmosis_to_hub_all_flags"] = lookup
         figures["sweep_default"] = pool.apply(bench_sweep, (source, {}))
         if not args.skip_sweep_all:
             figures["sweep_all_flags"] = pool.apply(bench_sweep, (source, ALL_FLAGS))

@@ -72,7 +72,8 @@ ASSETS = [  # (label, denom, chain_id)
 # count and bridges of each destination are read from `assets_between_chains`, which does carry them.
 
 # %%
-ALL_ASSETS = {"include_no_metadata_assets": True, "include_cw20_assets": True, "include_evm_assets": True}
+ALL_ASSETS = {"include_no_metadata_assets": True, "include_cw20_assets": True, "include_evm_assets": True,
+              "include_svm_assets": True}
 
 
 def same_denom(a: str, b: str) -> bool:

@@ -35,7 +35,8 @@ The invariants (each test names its own):
    instances, between's documented order, from_source's sorted groups without the source itself.
 
 How the two lookups are made comparable (SPEC §4–§5). ``assets_between_chains(S, D, F)`` with flags
-``F = (include_no_metadata_assets N, include_cw20_assets C, include_evm_assets E, allow_multi_tx M)``
+``F = (include_no_metadata_assets N, include_cw20_assets C, include_evm_assets E, allow_multi_tx M)``, where ``E``
+also sets ``include_svm_assets`` (SVM assets are gated as EVM ones are),
 applies every filter to both sides of a pair; ``assets_from_source(a, S, allow_multi_tx=M,
 include_cw20_assets=C)`` applies only the CW20 and multi-transaction filters and returns assets
 without metadata (identity fields only) and EVM assets unconditionally. So for a source instance
@@ -127,7 +128,8 @@ def _has_metadata(a: dict[str, Any]) -> bool:
 def _passes(a: dict[str, Any], f: Flags) -> bool:
     """Whether one side of a pair passes between's filters (SPEC §4)."""
     no_meta, cw20, evm, _multi = f
-    return (cw20 or not a["is_cw20"]) and (evm or not a["is_evm"]) and (no_meta or _has_metadata(a))
+    return ((cw20 or not a["is_cw20"]) and (evm or not (a["is_evm"] or a["is_svm"]))
+            and (no_meta or _has_metadata(a)))
 
 
 def _hop_pairs(trace: str) -> int:
@@ -169,6 +171,7 @@ class Sample:
         if key not in self.between:
             result = self.registry.assets_between_chains(
                 s, d, include_no_metadata_assets=f[0], include_cw20_assets=f[1], include_evm_assets=f[2],
+                include_svm_assets=f[2],
                 allow_multi_tx=f[3])
             text = _between_text(s, d, f)
             answers = []
@@ -991,7 +994,7 @@ def test_answers_do_not_depend_on_file_order(sample: Sample, registry: ar.Regist
     for s, d in ISSUE_CHAIN_PAIRS + rng.sample(sample.chain_pairs, ORDER_SAMPLE):
         for f in (ALL_OFF, ALL_ON):
             kw = dict(include_no_metadata_assets=f[0], include_cw20_assets=f[1], include_evm_assets=f[2],
-                      allow_multi_tx=f[3])
+                      include_svm_assets=f[2], allow_multi_tx=f[3])
             if (_answer_json(registry.assets_between_chains, s, d, **kw)
                     != _answer_json(other.assets_between_chains, s, d, **kw)):
                 violations.append(f"[file order] {_between_text(s, d, f)} answers differently")

@@ -87,7 +87,7 @@ def test_nodes_are_the_routable_chains(registry: ar.Registry, graph: ChainGraph)
         c = by_id[n.chain_id]
         assert (n.chain_name, n.pretty_name, n.chain_type, n.pfm_enabled, n.logo_uri) == (
             c.chain_name, c.pretty_name, c.chain_type, c.pfm_enabled, c.logo_uri)
-    assert {n.chain_type for n in graph.nodes} == {"cosmos", "evm"}
+    assert {n.chain_type for n in graph.nodes} == {"cosmos", "evm", "svm"}
     assert graph.node("1").chain_name == "ethereum"
     assert "bitcoin" not in {n.chain_name for n in graph.nodes}
     # killed chains are not nodes, so their channels are not edges

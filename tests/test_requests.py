@@ -29,6 +29,7 @@ BETWEEN_DEFAULTS = {
     "include_evm_assets": False,
     "allow_multi_tx": False,
     "include_other_bridges": False,
+    "include_svm_assets": False,
 }
 SOURCE = {"source_asset_denom": "uatom", "source_asset_chain_id": "cosmoshub-4"}
 
@@ -236,10 +237,10 @@ def test_every_field_has_a_camel_case_spelling_with_the_same_meaning() -> None:
     assert camel_case("source_asset_chain_id") == "sourceAssetChainId"
     snake = {"source_chain_id": "cosmoshub-4", "dest_chain_id": "osmosis-1",
              "include_no_metadata_assets": True, "include_cw20_assets": True, "include_evm_assets": True,
-             "allow_multi_tx": True, "include_other_bridges": True}
+             "allow_multi_tx": True, "include_other_bridges": True, "include_svm_assets": True}
     camel = {camel_case(k): v for k, v in snake.items()}
     assert set(camel) == {"sourceChainId", "destChainId", "includeNoMetadataAssets", "includeCw20Assets",
-                          "includeEvmAssets", "allowMultiTx", "includeOtherBridges"}
+                          "includeEvmAssets", "allowMultiTx", "includeOtherBridges", "includeSvmAssets"}
     assert parse_between_chains(body(camel)) == parse_between_chains(body(snake)) == snake
 
     fs = {**SOURCE, "allow_multi_tx": True, "recommendation_reason": "DIRECT", "include_swaps": True,

@@ -193,7 +193,7 @@ BAD_INPUTS = [
      "source chain not found"),
     ("unknown-source", BETWEEN, b'{"source_chain_id": "nope-1", "dest_chain_id": "osmosis-1"}', 404, 5,
      "source chain not found"),
-    ("killed-or-unroutable", BETWEEN, b'{"source_chain_id": "cosmoshub-4", "dest_chain_id": "solana"}', 404, 5,
+    ("killed-or-unroutable", BETWEEN, b'{"source_chain_id": "cosmoshub-4", "dest_chain_id": "cudos-1"}', 404, 5,
      "dest chain not found"),
     ("unknown-fs-chain", FROM_SOURCE, b'{"source_asset_denom": "uatom", "source_asset_chain_id": "x"}', 400, 3,
      "Invalid source_asset_chain_id"),
@@ -421,7 +421,7 @@ def test_chains(http: httpx.Client, registry: Registry) -> None:
     assert None not in list(walk(chains))
     every = http.get("/v2/info/chains", params={"include_evm": "true", "include_svm": "true"}).json()["chains"]
     assert every == [c.to_api() for c in registry.chains()]
-    assert {c["chain_type"] for c in every} == {"cosmos", "evm"}
+    assert {c["chain_type"] for c in every} == {"cosmos", "evm", "svm"}
 
 
 # What the official SDK's Chain type requires on every chain (@skip-go/client 1.6.1, swaggerTypes).
