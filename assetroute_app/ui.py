@@ -133,8 +133,27 @@ def preload() -> None:
     _preload()
 
 
+@st.cache_resource(show_spinner=False, max_entries=2)
+def _testnet_world(_reg: Registry, fingerprint: str) -> Registry | None:
+    """The testnet world of a registry (its ``testnets/``), loaded once per process and shared."""
+    return _reg.testnets()
+
+
 def get_registry() -> Registry:
-    """The shared registry; the first load of the process shows its progress."""
+    """The registry of the world chosen in the sidebar (mainnets, or the registry's testnets, which never
+    mix); shared by every session. The first load of the process shows its progress."""
+    reg = _mainnet_registry()
+    if st.session_state.get("world") != "testnet":
+        return reg
+    with st.spinner("Loading the testnet world…"):
+        test = _testnet_world(reg, reg.provenance.fingerprint)
+    if test is None:
+        st.warning("This registry has no `testnets/` folder: showing mainnets.", icon=":material/warning:")
+        return reg
+    return test
+
+
+def _mainnet_registry() -> Registry:
     store = _store()
     source = registry_source()
     reg = store.peek(source)
@@ -198,6 +217,12 @@ def sidebar(reg: Registry) -> None:
     p = reg.provenance
     counts = dict(p.counts)
     with st.sidebar:
+        st.radio(
+            "Chains", ["mainnet", "testnet"], key="world", horizontal=True,
+            format_func=lambda v: "Mainnets" if v == "mainnet" else "Testnets",
+            help="The registry's testnets (its `testnets/` folder) are a world of their own: they never mix "
+                 "with mainnets in one answer.",
+        )
         st.markdown("### Lookup backend")
         st.radio(
             "Answer lookups with", ["embedded", "remote"], key="backend",
@@ -266,8 +291,13 @@ def _quality(reg: Registry) -> None:
 
 
 def backend(reg: Registry) -> EmbeddedBackend | RemoteBackend | None:
-    """The backend chosen in the sidebar; ``None`` (with a message) when the URL is invalid."""
+    """The backend chosen in the sidebar; ``None`` (with a message) when the URL is invalid. Testnets are
+    always answered by the embedded registry: the HTTP lookups answer in the mainnet world."""
     if st.session_state.get("backend") != "remote":
+        return EmbeddedBackend(reg)
+    if reg.engine.data.testnet:
+        st.info("Testnets are answered by the embedded registry (the HTTP lookups answer mainnets).",
+                icon=":material/info:")
         return EmbeddedBackend(reg)
     url = st.session_state.get("backend_url", DEFAULT_REMOTE)
     try:

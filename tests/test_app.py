@@ -117,7 +117,7 @@ def test_sidebar_shows_provenance_counts_and_quality(make_app: MakeApp, registry
         assert (f"**{n}** {level}" in side_text) == (n > 0)
     downloads = {b.label for b in at.sidebar.get("download_button")}
     assert {"CSV", "JSON"} <= downloads, downloads
-    assert [r.label for r in at.sidebar.radio] == ["Answer lookups with"]
+    assert [r.label for r in at.sidebar.radio] == ["Chains", "Answer lookups with"]  # world, then backend
 
 
 def test_navigation_lists_the_three_pages(make_app: MakeApp) -> None:
@@ -612,3 +612,26 @@ def test_logo_hosts_check_real_sockets_once_per_host() -> None:
         assert calls == [f"127.0.0.1:{open_port}", "example.org:443"]
     finally:
         listener.close()
+
+
+def test_the_testnet_world_is_a_switch_away(make_app: MakeApp, registry: Registry) -> None:
+    """Issue 10: the dashboard can switch to the registry's testnets, a world of its own (SPEC §1)."""
+    testnets = registry.testnets()
+    assert testnets is not None
+    pair = next((a.chain_id, b.chain_id) for a in testnets.chains() for b in testnets.chains()
+                if a.chain_id < b.chain_id and len(testnets.assets_between_chains(a.chain_id, b.chain_id)) > 0)
+    at = make_app(run=False)
+    at.session_state["world"] = "testnet"
+    at.run()
+    no_exception(at)
+    options = set(at.selectbox(key="bc_source").options)
+    labels = {c.chain_id: c for c in testnets.chains()}
+    assert "osmosis-1" not in " ".join(options)  # mainnets never mix in
+    assert any("osmo-test-5" in o for o in options) and len(options) == len(labels)
+    at.selectbox(key="bc_source").set_value(pair[0])
+    at.selectbox(key="bc_dest").set_value(pair[1])
+    submit(at, "bc_form", "Find assets")
+    no_exception(at)
+    expected = testnets.assets_between_chains(*pair)
+    assert list(table(at, "bc_table")["dest_denom"]) == [p.asset_on_dest.denom for p in expected.pairs]
+    assert "(testnets/)" in " ".join(m.value for m in at.sidebar.markdown)
