@@ -205,10 +205,10 @@ def build_openapi() -> dict[str, Any]:
     from_source_ok = _ok("AssetsFromSourceResponse", "Reachable assets grouped by chain-id (or by "
                          "recommended symbol), keys sorted.")
 
-    def body(schema: str, *, required: bool = False) -> dict[str, Any]:
+    def body(schema: str, *, required: bool = False, empty: str | None = None) -> dict[str, Any]:
         return {"required": required,
-                "description": "JSON object. Any Content-Type is accepted; an empty body counts as {}"
-                               + (" (and then lacks the required fields)." if required else "."),
+                "description": "JSON object. Any Content-Type is accepted; " + (empty or (
+                    "an empty body counts as {}" + (" (and then lacks the required fields)." if required else "."))),
                 "content": {"application/json": {"schema": {"$ref": _REF + schema}}}}
 
     def from_source_op(operation_id: str, *, deprecated: bool = False) -> dict[str, Any]:
@@ -327,7 +327,8 @@ def build_openapi() -> dict[str, Any]:
                     "operationId": "ibcOriginAssets",
                     "summary": "The IBC origin of each given asset, each entry answered on its own",
                     "tags": ["fungible"],
-                    "requestBody": body("OriginAssetsRequest"),
+                    "requestBody": body("OriginAssetsRequest", required=True,
+                                        empty="an empty body asks nothing: 400 Must supply denom and chain_id."),
                     "responses": {"200": _ok("OriginAssetsResponse", "One entry per asset asked, in order."),
                                   "400": _error_response("Malformed body, an entry without denom and chain_id "
                                                          "(Must supply denom and chain_id), a denom or chain_id over "
@@ -341,7 +342,8 @@ def build_openapi() -> dict[str, Any]:
                     "summary": "What each source asset is recommended as on its destination chain, each entry "
                                "answered on its own",
                     "tags": ["fungible"],
-                    "requestBody": body("RecommendAssetsRequest"),
+                    "requestBody": body("RecommendAssetsRequest", required=True,
+                                        empty="an empty body asks nothing: 400 Must supply source_asset."),
                     "responses": {"200": _ok("RecommendAssetsResponse", "One entry per request, in order; an "
                                              "entry that cannot be answered carries its error."),
                                   "400": _error_response("Malformed body, an entry without a source asset (Must "

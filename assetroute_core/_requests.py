@@ -506,6 +506,8 @@ def parse_origin_assets(body: bytes | bytearray | memoryview) -> list[tuple[str,
     ...
     assetroute_core._exceptions.InvalidArgumentError: Must supply denom and chain_id
     """
+    if not bytes(body).strip(_WS):
+        raise InvalidArgumentError("Must supply denom and chain_id")  # nothing asked: not an empty batch
     obj = _load_object(body)
     assets = obj.get("assets")
     if assets is None:
@@ -534,6 +536,8 @@ def parse_recommend_assets(body: bytes | bytearray | memoryview) -> list[Any]:
     """
     from ._catalog import RecommendRequest
 
+    if not bytes(body).strip(_WS):
+        raise InvalidArgumentError("Must supply source_asset")  # nothing asked: not an empty batch
     obj = _load_object(body)
     requests = obj.get("requests")
     if requests is None:

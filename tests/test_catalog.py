@@ -119,6 +119,8 @@ def test_ibc_origin_assets(http: httpx.Client, registry: Registry, client: Asset
     ("/v2/fungible/assets", "GET", {"native_only": "1"}, 400, 'invalid value for bool field native_only: "1"'),
     ("/v2/fungible/assets", "GET", {"only_testnets": "yes"}, 400, 'invalid value for bool field only_testnets: "yes"'),
     ("/v2/info/bridges", "POST", None, 405, "Method Not Allowed"),
+    ("/v2/fungible/ibc_origin_assets", "POST", None, 400, "Must supply denom and chain_id"),  # no body: asks nothing
+    ("/v2/fungible/recommend_assets", "POST", None, 400, "Must supply source_asset"),
 ])
 def test_bad_input_is_a_4xx_with_the_error_body(http: httpx.Client, path: str, method: str, payload: object,
                                                 status: int, message: str) -> None:

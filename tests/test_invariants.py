@@ -982,7 +982,7 @@ def test_answers_do_not_depend_on_file_order(sample: Sample, registry: ar.Regist
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """The same JSON from a registry read with every directory listing reversed, on a sample of both lookups."""
     other, listed = load_in_reversed_order(registry_path, monkeypatch)
-    root = os.fsdecode(registry_path).rstrip("/")
+    root = os.path.realpath(os.fsdecode(registry_path)).rstrip("/")  # the loader lists the resolved root
     assert {d.rstrip("/") for d in listed} >= {root, root + "/_IBC"}, f"patched listings not used: {listed[:5]}"
     rng = random.Random(SEED + 1)
     violations = []
