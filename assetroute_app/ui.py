@@ -29,7 +29,7 @@ import contextvars
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import streamlit as st
@@ -207,6 +207,14 @@ def _asset_index(_reg: Registry, fingerprint: str, chain_id: str) -> tuple[list[
 def asset_index(reg: Registry, chain_id: str) -> tuple[list[str], dict[str, str]]:
     """(denoms in picker order, picker labels) of every asset held on a chain."""
     return _asset_index(reg, reg.provenance.fingerprint, chain_id)
+
+
+def flag_grid(names: Sequence[str], per_row: int = 3) -> list[tuple[Any, str]]:
+    """(column, name) for a grid of checkboxes, *per_row* to a row, so that their labels stay whole."""
+    out: list[tuple[Any, str]] = []
+    for i in range(0, len(names), per_row):
+        out.extend(zip(st.columns(per_row), names[i:i + per_row], strict=False))
+    return out
 
 
 # -- sidebar -----------------------------------------------------------------------------------------

@@ -61,8 +61,7 @@ with st.form("bc_form"):
                  placeholder="Search by name or chain-id", help="Type to search by pretty name or chain-id.")
     c2.selectbox("Destination chain", ids, key="bc_dest", format_func=lambda c: labels.get(c, c),
                  placeholder="Search by name or chain-id", help="Type to search by pretty name or chain-id.")
-    cols = st.columns(len(BETWEEN_FLAGS))
-    for col, name in zip(cols, BETWEEN_FLAGS, strict=True):
+    for col, name in ui.flag_grid(BETWEEN_FLAGS):
         col.checkbox(OPTION_LABELS[name], key=f"bc_{name}", help=f"{OPTION_HELP[name]} (`{name}`)")
     submitted = st.form_submit_button("Find assets", type="primary", icon=":material/search:")
 

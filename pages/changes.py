@@ -103,8 +103,7 @@ with st.form("ch_form"):
         options = labels + ([value] if value and value not in labels else [])
         col.selectbox(title, options, key=key, accept_new_options=True,
                       help="A listed version, or type a commit `owner/repo@<commit>`, an archive URL or a path.")
-    cols = st.columns(len(DIFF_FLAGS))
-    for col, name in zip(cols, DIFF_FLAGS, strict=True):
+    for col, name in ui.flag_grid(DIFF_FLAGS):
         col.checkbox(OPTION_LABELS[name], key=f"ch_{name}", help=f"`{name}` for every lookup compared")
     series_options = labels + [s for s in st.session_state.get("ch_series", []) if s not in labels]
     st.multiselect("Versions in the chart over time", series_options, key="ch_series", accept_new_options=True,

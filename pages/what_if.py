@@ -72,8 +72,7 @@ with st.form("wi_form"):
     st.multiselect("Bridges that forward onward", bridge_kinds, key="wi_fwd",
                    help="Pre-filled from the overlay. A bridge that forwards passes the transfer on in the same "
                         "transaction.")
-    cols = st.columns(len(DIFF_FLAGS))
-    for col, name in zip(cols, DIFF_FLAGS, strict=True):
+    for col, name in ui.flag_grid(DIFF_FLAGS):
         col.checkbox(OPTION_LABELS[name], key=f"wi_{name}", help=f"`{name}` for every lookup compared")
     submitted = st.form_submit_button("Compare with the registry", type="primary", icon=":material/science:")
 
