@@ -72,7 +72,8 @@ BRIDGE_NAMES: Mapping[str, str] = {
 }
 #: Entries answered by one ``ibc_origin_assets`` request.
 MAX_ORIGIN_ASSETS = 64
-#: Longest ``denom`` and ``chain_id`` of an entry (the loader's own limits for the registry).
+#: Longest ``denom`` and ``chain_id`` of a batch entry on the wire (the loader's own limits for the
+#: registry); the request parser (``_requests``) enforces them.
 MAX_ORIGIN_DENOM, MAX_ORIGIN_CHAIN_ID = 512, 128
 
 
@@ -169,9 +170,6 @@ def origin_assets(registry: Registry, assets: Iterable[tuple[str, str]]) -> Orig
     for denom, chain_id in entries:
         if not isinstance(denom, str) or not isinstance(chain_id, str) or not denom or not chain_id:
             raise InvalidArgumentError("Must supply denom and chain_id")
-        if len(denom) > MAX_ORIGIN_DENOM or len(chain_id) > MAX_ORIGIN_CHAIN_ID:
-            raise InvalidArgumentError(f"denom over {MAX_ORIGIN_DENOM} or chain_id over {MAX_ORIGIN_CHAIN_ID} "
-                                       "characters", value=(denom if len(denom) > MAX_ORIGIN_DENOM else chain_id)[:80])
         held = registry.find_asset(chain_id, denom) if chain_id in routable else None
         origin = None
         if held is not None and held.origin_chain_id in routable:

@@ -644,59 +644,41 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                                "and what they become on arrival.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    p = sub.add_parser("between", help="assets of one chain paired with what they become on another")
+    def lookup_command(name: str, func: Callable[[argparse.Namespace], int], help: str) -> argparse.ArgumentParser:
+        """A command that asks a registry or a service (``--registry`` / ``--base-url``), with ``--json``."""
+        p = sub.add_parser(name, help=help)
+        _add_json(p)
+        _add_source(p)
+        p.set_defaults(func=func)
+        return p
+
+    p = lookup_command("between", _cmd_between, "assets of one chain paired with what they become on another")
     p.add_argument("source_chain_id", metavar="SRC")
     p.add_argument("dest_chain_id", metavar="DEST")
     _add_options(p, BetweenChainsOptions)
-    _add_json(p)
-    _add_source(p)
-    p.set_defaults(func=_cmd_between)
 
-    p = sub.add_parser("from-source", help="every asset one asset can become, per chain")
+    p = lookup_command("from-source", _cmd_from_source, "every asset one asset can become, per chain")
     p.add_argument("source_asset_denom", metavar="DENOM")
     p.add_argument("source_asset_chain_id", metavar="CHAIN")
     _add_options(p, FromSourceOptions)
-    _add_json(p)
-    _add_source(p)
-    p.set_defaults(func=_cmd_from_source)
 
-    p = sub.add_parser("chains", help="the routable chains")
-    _add_json(p)
-    _add_source(p)
-    p.set_defaults(func=_cmd_chains)
+    lookup_command("chains", _cmd_chains, "the routable chains")
+    lookup_command("bridges", _cmd_bridges, "the bridge kinds the default answers route over")
+    lookup_command("venues", _cmd_venues, "the overlay's swap venues")
 
-    p = sub.add_parser("bridges", help="the bridge kinds the default answers route over")
-    _add_json(p)
-    _add_source(p)
-    p.set_defaults(func=_cmd_bridges)
-
-    p = sub.add_parser("venues", help="the overlay's swap venues")
-    _add_json(p)
-    _add_source(p)
-    p.set_defaults(func=_cmd_venues)
-
-    p = sub.add_parser("assets", help="the assets of every routable chain (or of --chain-id ...)")
+    p = lookup_command("assets", _cmd_assets, "the assets of every routable chain (or of --chain-id ...)")
     p.add_argument("--chain-id", action="append", metavar="CHAIN_ID", help="only this chain (repeatable)")
     for name in ASSETS_FLAGS:
         p.add_argument("--" + name.replace("_", "-"), dest=name, action="store_true")
-    _add_json(p)
-    _add_source(p)
-    p.set_defaults(func=_cmd_assets)
 
-    p = sub.add_parser("origin", help="the IBC origin of each DENOM CHAIN_ID pair")
+    p = lookup_command("origin", _cmd_origin, "the IBC origin of each DENOM CHAIN_ID pair")
     p.add_argument("pairs", nargs="+", metavar="DENOM CHAIN_ID")
-    _add_json(p)
-    _add_source(p)
-    p.set_defaults(func=_cmd_origin)
 
-    p = sub.add_parser("recommend", help="what one asset is recommended as on each destination chain")
+    p = lookup_command("recommend", _cmd_recommend, "what one asset is recommended as on each destination chain")
     p.add_argument("source_asset_denom", metavar="DENOM")
     p.add_argument("source_asset_chain_id", metavar="CHAIN_ID")
     p.add_argument("dest_chain_ids", nargs="+", metavar="DEST_CHAIN_ID")
     p.add_argument("--reason", metavar="R", help="UNKNOWN, BASE_TOKEN, MOST_LIQUID (default) or DIRECT, or 0-3")
-    _add_json(p)
-    _add_source(p)
-    p.set_defaults(func=_cmd_recommend)
 
     p = sub.add_parser("registry", help="about the loaded registry")
     reg_sub = p.add_subparsers(dest="registry_command", metavar="COMMAND", required=True)

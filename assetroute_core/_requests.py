@@ -49,6 +49,7 @@ from typing import Any
 
 import orjson
 
+from ._catalog import MAX_ORIGIN_CHAIN_ID, MAX_ORIGIN_DENOM, RecommendRequest
 from ._exceptions import InvalidArgumentError, PayloadTooLargeError
 from ._models import SwapVenue
 from ._options import (
@@ -496,6 +497,31 @@ def parse_assets_query(items: Iterable[tuple[str, str]]) -> dict[str, Any]:
             **{name: args.get(name, False) for name, kind in ASSETS_QUERY_FIELDS.items() if kind == "bool"}}
 
 
+def _batch(body: bytes | bytearray | memoryview, field: str, missing: str) -> list[dict[str, Any]]:
+    """The entries of a batch body ``{field: [{...}, ...]}``. An empty body asks nothing: the reference's
+    *missing* message, as for an entry that is not an object; ``{}`` or a null list is an empty batch."""
+    if not bytes(body).strip(_WS):
+        raise InvalidArgumentError(missing)
+    entries = _load_object(body).get(field)
+    if entries is None:
+        return []
+    if not isinstance(entries, list):
+        raise InvalidArgumentError(f"invalid value for repeated field {field}: {_show(entries)}")
+    if not all(isinstance(entry, dict) for entry in entries):
+        raise InvalidArgumentError(missing)
+    return entries
+
+
+def _entry_text(entry: Mapping[str, Any], name: str, limit: int, missing: str) -> str:
+    """A required text field of a batch entry (snake_case or camelCase), at most *limit* characters."""
+    value = entry.get(name, entry.get(camel_case(name)))
+    if not isinstance(value, str) or not value:
+        raise InvalidArgumentError(missing)
+    if len(value) > limit:
+        raise InvalidArgumentError(f"{name} over {limit} characters", value=value[:80])
+    return _clean(value)
+
+
 def parse_origin_assets(body: bytes | bytearray | memoryview) -> list[tuple[str, str]]:
     """Validate a ``POST /v2/fungible/ibc_origin_assets`` body: ``{"assets": [{"denom", "chain_id"}]}``.
 
@@ -506,27 +532,12 @@ def parse_origin_assets(body: bytes | bytearray | memoryview) -> list[tuple[str,
     ...
     assetroute_core._exceptions.InvalidArgumentError: Must supply denom and chain_id
     """
-    if not bytes(body).strip(_WS):
-        raise InvalidArgumentError("Must supply denom and chain_id")  # nothing asked: not an empty batch
-    obj = _load_object(body)
-    assets = obj.get("assets")
-    if assets is None:
-        return []
-    if not isinstance(assets, list):
-        raise InvalidArgumentError(f"invalid value for repeated field assets: {_show(assets)}")
-    out = []
-    for entry in assets:
-        if not isinstance(entry, dict):
-            raise InvalidArgumentError("Must supply denom and chain_id")
-        denom = entry.get("denom")
-        chain_id = entry.get("chain_id", entry.get("chainId"))
-        if not isinstance(denom, str) or not isinstance(chain_id, str) or not denom or not chain_id:
-            raise InvalidArgumentError("Must supply denom and chain_id")
-        out.append((_clean(denom), _clean(chain_id)))
-    return out
+    missing = "Must supply denom and chain_id"
+    return [(_entry_text(e, "denom", MAX_ORIGIN_DENOM, missing),
+             _entry_text(e, "chain_id", MAX_ORIGIN_CHAIN_ID, missing)) for e in _batch(body, "assets", missing)]
 
 
-def parse_recommend_assets(body: bytes | bytearray | memoryview) -> list[Any]:
+def parse_recommend_assets(body: bytes | bytearray | memoryview) -> list[RecommendRequest]:
     """Validate a ``POST /v2/fungible/recommend_assets`` body: ``{"requests": [{"source_asset_denom",
     "source_asset_chain_id", "dest_chain_id", "reason"?}]}`` (snake_case or camelCase keys).
 
@@ -534,29 +545,13 @@ def parse_recommend_assets(body: bytes | bytearray | memoryview) -> list[Any]:
     >>> [(r.source_asset_denom, r.dest_chain_id) for r in parse_recommend_assets(body)]
     [('uatom', 'x')]
     """
-    from ._catalog import RecommendRequest
-
-    if not bytes(body).strip(_WS):
-        raise InvalidArgumentError("Must supply source_asset")  # nothing asked: not an empty batch
-    obj = _load_object(body)
-    requests = obj.get("requests")
-    if requests is None:
-        return []
-    if not isinstance(requests, list):
-        raise InvalidArgumentError(f"invalid value for repeated field requests: {_show(requests)}")
+    missing = "Must supply source_asset"
     out = []
-    for entry in requests:
-        if not isinstance(entry, dict):
-            raise InvalidArgumentError("Must supply source_asset")
-        fields = {name: entry.get(name, entry.get(camel_case(name)))
-                  for name in ("source_asset_denom", "source_asset_chain_id", "dest_chain_id", "reason")}
-        denom, chain, dest = fields["source_asset_denom"], fields["source_asset_chain_id"], fields["dest_chain_id"]
-        if not isinstance(denom, str) or not isinstance(chain, str) or not denom or not chain:
-            raise InvalidArgumentError("Must supply source_asset")
-        if not isinstance(dest, str) or not dest:
-            raise InvalidArgumentError("Must supply dest_chain_id")
-        if len(denom) > 512 or len(chain) > 128 or len(dest) > 128:
-            raise InvalidArgumentError("source_asset_denom over 512 or a chain-id over 128 characters")
-        reason = None if fields["reason"] is None else parse_recommendation_reason(fields["reason"], "reason")
-        out.append(RecommendRequest(_clean(denom), _clean(chain), _clean(dest), reason))  # type: ignore[arg-type]
+    for e in _batch(body, "requests", missing):
+        denom = _entry_text(e, "source_asset_denom", MAX_ORIGIN_DENOM, missing)
+        chain = _entry_text(e, "source_asset_chain_id", MAX_ORIGIN_CHAIN_ID, missing)
+        dest = _entry_text(e, "dest_chain_id", MAX_ORIGIN_CHAIN_ID, "Must supply dest_chain_id")
+        raw = e.get("reason")
+        reason = None if raw is None else parse_recommendation_reason(raw, "reason")
+        out.append(RecommendRequest(denom, chain, dest, reason))  # type: ignore[arg-type]
     return out

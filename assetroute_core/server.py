@@ -64,7 +64,7 @@ import os
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Hashable
+from collections.abc import AsyncIterator, Callable, Hashable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -280,30 +280,31 @@ class Service:
 
     # -- endpoints -------------------------------------------------------------------------
 
-    async def assets_between_chains(self, request: Request) -> Response:
+    async def _read_and_answer(self, request: Request, where: str, lookup: Callable[..., Any],
+                               read: Callable[[bytes], Mapping[str, Any]],
+                               read_query: Callable[[Any], Mapping[str, Any]] | None = None) -> Response:
+        """Validate the request (its body, or its query for a GET where *read_query* is given), then answer
+        it through the cache and the budget; every failure to read is the error body, never a 500."""
         try:
-            if request.method == "POST":
-                args = parse_between_chains(await self._body(request))
-            else:  # GET (and HEAD)
-                args = parse_between_chains_query(request.query_params.multi_items())
+            if read_query is not None and request.method != "POST":  # GET (and HEAD)
+                args = read_query(request.query_params.multi_items())
+            else:
+                args = read(await self._body(request))
         except RequestError as exc:
             return _error(exc)
         except ClientDisconnect:
             return _json(_DISCONNECTED, 400)  # nobody is listening any more
         except Exception:
-            return self.internal_error("assets_between_chains")
-        return await self._answer("assets_between_chains", self.registry.assets_between_chains, dict(args))
+            return self.internal_error(where)
+        return await self._answer(where, lookup, dict(args))
+
+    async def assets_between_chains(self, request: Request) -> Response:
+        return await self._read_and_answer(request, "assets_between_chains", self.registry.assets_between_chains,
+                                           parse_between_chains, parse_between_chains_query)
 
     async def assets_from_source(self, request: Request) -> Response:
-        try:
-            args = parse_from_source(await self._body(request))
-        except RequestError as exc:
-            return _error(exc)
-        except ClientDisconnect:
-            return _json(_DISCONNECTED, 400)
-        except Exception:
-            return self.internal_error("assets_from_source")
-        return await self._answer("assets_from_source", self.registry.assets_from_source, dict(args))
+        return await self._read_and_answer(request, "assets_from_source", self.registry.assets_from_source,
+                                           parse_from_source)
 
     def _chains_body(self, query: ChainsQuery, chain_list: tuple[tuple[Chain, dict[str, Any]], ...] | None = None,
                      ) -> bytes:
@@ -371,26 +372,12 @@ class Service:
         return await self._answer("assets", self.registry.assets_by_chain, args)
 
     async def ibc_origin_assets(self, request: Request) -> Response:
-        try:
-            entries = parse_origin_assets(await self._body(request))
-        except RequestError as exc:
-            return _error(exc)
-        except ClientDisconnect:
-            return _json(_DISCONNECTED, 400)
-        except Exception:
-            return self.internal_error("ibc_origin_assets")
-        return await self._answer("ibc_origin_assets", self.registry.origin_assets, {"assets": tuple(entries)})
+        return await self._read_and_answer(request, "ibc_origin_assets", self.registry.origin_assets,
+                                           lambda body: {"assets": tuple(parse_origin_assets(body))})
 
     async def recommend_assets(self, request: Request) -> Response:
-        try:
-            entries = parse_recommend_assets(await self._body(request))
-        except RequestError as exc:
-            return _error(exc)
-        except ClientDisconnect:
-            return _json(_DISCONNECTED, 400)
-        except Exception:
-            return self.internal_error("recommend_assets")
-        return await self._answer("recommend_assets", self.registry.recommend_assets, {"requests": tuple(entries)})
+        return await self._read_and_answer(request, "recommend_assets", self.registry.recommend_assets,
+                                           lambda body: {"requests": tuple(parse_recommend_assets(body))})
 
     async def health(self, request: Request) -> Response:
         return _json(self._health)
