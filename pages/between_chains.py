@@ -50,6 +50,11 @@ st.caption("Every asset held on the source chain, paired with what it becomes on
            "the `assets_between_chains` lookup. Pick two chains, choose which assets count, and submit.")
 
 state = ui.sync_url(PAGE, lambda p: BetweenQuery.from_params(p, set(ids)), _seed, ui_keys=UI_KEYS)
+# After a switch between mainnets and testnets the picked chains belong to the other world: pick again.
+if st.session_state.get("bc_source") not in ids:
+    st.session_state["bc_source"] = _default("cosmoshub-4", 0)
+if st.session_state.get("bc_dest") not in ids:
+    st.session_state["bc_dest"] = _default("osmosis-1", 1)
 ui.show_problems(state["problems"])
 url_order, order_problem = parse_order(st.query_params.get("order"))
 if order_problem is not None:

@@ -65,6 +65,9 @@ st.caption("Every asset that one asset can become on other chains, grouped by de
            "assetlist or derived vouchers), set the options and submit.")
 
 state = ui.sync_url(PAGE, lambda p: FromSourceQuery.from_params(p, reg), _seed)
+if st.session_state.get("fs_chain") not in ids:  # a switch between mainnets and testnets: pick again
+    st.session_state["fs_chain"] = "cosmoshub-4" if "cosmoshub-4" in ids else (ids[0] if ids else None)
+    st.session_state["fs_denom"] = _default_denom(st.session_state["fs_chain"])
 ui.show_problems(state["problems"])
 
 c1, c2 = st.columns([2, 3])

@@ -635,3 +635,23 @@ def test_the_testnet_world_is_a_switch_away(make_app: MakeApp, registry: Registr
     expected = testnets.assets_between_chains(*pair)
     assert list(table(at, "bc_table")["dest_denom"]) == [p.asset_on_dest.denom for p in expected.pairs]
     assert "(testnets/)" in " ".join(m.value for m in at.sidebar.markdown)
+
+
+def test_switching_worlds_picks_chains_of_the_new_world(make_app: MakeApp, registry: Registry) -> None:
+    testnets = registry.testnets()
+    assert testnets is not None
+    ids = {c.chain_id for c in testnets.chains()}
+    at = make_app()  # mainnets first: cosmoshub-4 -> osmosis-1 are picked
+    assert (at.selectbox(key="bc_source").value, at.selectbox(key="bc_dest").value) == ("cosmoshub-4", "osmosis-1")
+    at.session_state["world"] = "testnet"
+    at.run()
+    no_exception(at)
+    source, dest = at.selectbox(key="bc_source").value, at.selectbox(key="bc_dest").value
+    assert source in ids and dest in ids and source != dest
+    fs = make_app("from_source", run=False)
+    fs.session_state["world"] = "testnet"
+    fs.session_state["fs_chain"] = "cosmoshub-4"  # left over from mainnets
+    fs.run()
+    no_exception(fs)
+    chain = fs.selectbox(key="fs_chain").value
+    assert chain in ids and fs.selectbox(key="fs_denom").value in {a.denom for a in testnets.assets(chain)}
