@@ -47,17 +47,12 @@ def assets_between_chains(
     pairs: list[AssetPair] = []
     append = pairs.append
     router = engine.router()  # one generation of the engine's memo tables for the whole answer
-    routes_to = router.routes_to
-    for asset in router.held_reaching(source, dest):
-        if ((asset.is_cw20 and not cw20) or (asset.is_evm and not evm) or (asset.is_svm and not svm)
-                or (asset.metadata is None and not no_meta)):
+    for route in router.routes_between(source, dest, cw20=cw20, evm=evm, svm=svm, no_metadata=no_meta):
+        out = route.dest
+        if ((route.txs_required > 1 and not allow_multi_tx) or (out.is_cw20 and not cw20)
+                or (out.is_evm and not evm) or (out.is_svm and not svm) or (out.metadata is None and not no_meta)):
             continue
-        for route in routes_to(asset, dest):
-            out = route.dest
-            if ((route.txs_required > 1 and not allow_multi_tx) or (out.is_cw20 and not cw20)
-                    or (out.is_evm and not evm) or (out.is_svm and not svm) or (out.metadata is None and not no_meta)):
-                continue
-            append(AssetPair(asset, out, route.txs_required, route.bridges, route))
+        append(AssetPair(route.source, out, route.txs_required, route.bridges, route))
     engine.results.put(cache_key, tuple(pairs))
     return BetweenChainsResult(source_chain_id, dest_chain_id, tuple(pairs))
 

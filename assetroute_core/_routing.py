@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -56,6 +56,7 @@ REFERENCE_BRIDGE_KINDS: frozenset[str] = frozenset({
     "IBC", "AXELAR", "CCTP", "CCTP_V2", "HYPERLANE", "OPINIT", "GO_FAST", "STARGATE", "LAYER_ZERO", "EUREKA"})
 
 _IBC_ONLY = ("IBC",)
+_MISSING: Any = object()
 # Weight at which the engine starts a fresh generation of memo tables (see Engine.router). A unit is
 # about 100 bytes: a derived instance with its API dict weighs 10, a memo entry 1–4, eight index
 # slots 1. Sweeping every ordered pair of the full snapshot weighs about 1.1 M (≈ 85 MB measured), so
@@ -98,13 +99,19 @@ class _LRU:
     """A thread-safe LRU for answers that are pure functions of the immutable data.
 
     Bounded by total weight (the number of pairs held), not by entries, so a sweep over
-    every chain pair cannot pile up millions of routes.
+    every chain pair cannot pile up millions of routes. An answer is admitted on its second
+    computation (the first only records its key, among at most ``max_seen``): a sweep asks each
+    pair once, so its answers are never held, neither pushing out the answers a dashboard or a
+    notebook asks again, nor keeping thousands of objects alive for the cyclic garbage collector
+    to walk again and again (that walking was a quarter of a sweep's time).
     """
 
-    def __init__(self, max_weight: int) -> None:
+    def __init__(self, max_weight: int, *, max_seen: int = 8192) -> None:
         self.max_weight = max_weight
+        self.max_seen = max_seen
         self.weight = 0
         self._data: OrderedDict[Hashable, Any] = OrderedDict()
+        self._seen: OrderedDict[Hashable, None] = OrderedDict()  # keys computed once, not yet admitted
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Any:
@@ -119,6 +126,13 @@ class _LRU:
         if weight > self.max_weight:
             return
         with self._lock:
+            if key not in self._data:
+                if key not in self._seen:  # the first computation: remember the key only
+                    self._seen[key] = None
+                    if len(self._seen) > self.max_seen:
+                        self._seen.popitem(last=False)
+                    return
+                del self._seen[key]
             old = self._data.pop(key, None)
             if old is not None:
                 self.weight -= len(old) + 1
@@ -220,6 +234,7 @@ class Engine:
             self.neighbours.setdefault(a, ())
             self.neighbours[a] += (b,)
         self.neighbours = {k: tuple(sorted(v)) for k, v in self.neighbours.items()}
+        self._neighbour_sets: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in self.neighbours.items()}
 
         self.listings: dict[tuple[str, str], ListedAsset] = data.listed
         self.listed_instances: dict[tuple[str, str], Asset] = {}  # permanent: interned for every generation
@@ -512,9 +527,9 @@ class Engine:
         """The best route to each distinct destination denom on *chain*."""
         return self.router().best_routes(source, chain)
 
-    def held_reaching(self, chain: str, dest: str) -> tuple[Asset, ...]:
-        """The instances held on *chain* that have a route to *dest*, in result order."""
-        return self.router().held_reaching(chain, dest)
+    def held_reaching(self, chain: str, dest: str, *, listed_only: bool = False) -> tuple[Asset, ...]:
+        """The instances held on *chain* (only listed ones if *listed_only*) that reach *dest*, in result order."""
+        return self.router().held_reaching(chain, dest, listed_only=listed_only)
 
     def reachable_chains(self, source: Asset) -> list[str]:
         """Chains where a route from *source* can end."""
@@ -527,6 +542,17 @@ class Engine:
         table = self._contract_table(root)
         others = self.neighbours.get(root.chain_name, ()) if table is None else tuple(table)
         return (root.chain_name, *others)
+
+    def represented_on(self, root: Asset, chain: str) -> bool:
+        """Whether *chain* is in :meth:`reach` of *root*, without building the tuple."""
+        if root.chain_name == chain:
+            return True
+        if root.trace or root.chain_name not in self.routable:
+            return False
+        table = self._contract_table(root)
+        if table is None:
+            return chain in self._neighbour_sets.get(root.chain_name, ())
+        return chain in table
 
     # -- bridges -----------------------------------------------------------------------------
 
@@ -570,7 +596,10 @@ class _Router:
         self._departures: dict[int, tuple[_Departure, ...]] = {}
         self._canon_links: dict[tuple[str, str], list[Asset]] | None = None
         self._canon_memo: dict[tuple[int, str], tuple[Asset, _Step | None] | None] = {}
-        self._by_dest: dict[str, dict[str, tuple[Asset, ...]]] = {}
+        # (chain, listed only) -> dest -> held instances that reach it; and the first dest asked of a chain
+        self._by_dest: dict[tuple[str, bool], dict[str, tuple[Asset, ...]]] = {}
+        self._first_dest: dict[tuple[str, bool], tuple[str, tuple[Asset, ...]]] = {}
+        self._held_listed: dict[str, tuple[Asset, ...]] = {}
         # CCTP-like families: root key -> chain -> members that can end a route on that chain.
         self._family_reach: dict[tuple[str, str], dict[str, tuple[Asset, ...]]] = {}
         self._family_chains: dict[tuple[str, str], frozenset[str]] = {}
@@ -853,12 +882,59 @@ class _Router:
     def routes_to(self, source: Asset, chain: str) -> list[Route]:
         """The best route to each distinct destination denom on *chain*, by destination denom."""
         if not self.departures(source):  # the common case: IBC only, at most one route
-            tail = self._tail(self.unwind(source), chain)
-            if tail is None or not tail[1]:
-                return []
-            return [self._route(source, tail[0], tail[1], ibc_only=True)]
+            route = self._ibc_route(source, self._unwinds[id(source)], chain)
+            return [] if route is None else [route]
         best = self.best_routes(source, chain)
         return [best[denom] for denom in sorted(best)]
+
+    def routes_between(self, chain: str, dest: str, *, cw20: bool, evm: bool, svm: bool,
+                       no_metadata: bool) -> Iterator[Route]:
+        """The best routes to *dest* of every instance held on *chain*, in result order.
+
+        Only instances that may be sources are routed: CW20, EVM, SVM or unlisted ones when the flag of
+        that kind allows them. This is ``routes_to`` over ``held_reaching`` in one loop, the shape of
+        every pair of a sweep.
+        """
+        departures_memo, unwinds = self._departures, self._unwinds
+        ibc_route = self._ibc_route
+        for asset in self.held_reaching(chain, dest, listed_only=not no_metadata):
+            if ((asset.is_cw20 and not cw20) or (asset.is_evm and not evm) or (asset.is_svm and not svm)
+                    or (asset.metadata is None and not no_metadata)):
+                continue
+            key = id(asset)
+            departures = departures_memo.get(key)
+            if departures is None:
+                departures = self.departures(asset)
+            if not departures:
+                route = ibc_route(asset, unwinds[key], dest)
+                if route is not None:
+                    yield route
+                continue
+            best = self.best_routes(asset, dest)
+            for denom in sorted(best):
+                yield best[denom]
+
+    def _ibc_route(self, source: Asset, u: _Unwind, chain: str) -> Route | None:
+        """The one route of an instance that no bridge leaves from: unwind, then the canonical hop."""
+        root = u.stages[-1]
+        canon = self._canon_memo.get((id(root), chain), _MISSING)
+        if canon is _MISSING:
+            canon = self.canonical(root, chain)
+        if canon is None:
+            return None
+        target, hop = canon
+        i = u.positions.get(id(target), -1)
+        if i == 0:
+            return None
+        steps = u.steps[:i] if i > 0 else (*u.steps, hop)
+        # Every intermediate chain was reached by IBC, and passes the transfer on only with PFM.
+        txs = 1
+        pfm = self.e._pfm
+        for step in steps[:-1]:
+            if step.to_chain not in pfm or step.into_wasm:
+                txs += 1
+        n = len(steps)
+        return Route(source, target, txs, _IBC_ONLY, n, n, steps, self.e.rules)
 
     def best_routes(self, source: Asset, chain: str) -> dict[str, Route]:
         """The best route to each distinct destination denom on *chain*."""
@@ -874,20 +950,100 @@ class _Router:
                 best[route.dest.denom] = route
         return best
 
-    def held_reaching(self, chain: str, dest: str) -> tuple[Asset, ...]:
-        """The instances held on *chain* that have a route to *dest*, in result order."""
-        table = self._by_dest.get(chain)
-        if table is None:
-            lists: dict[str, list[Asset]] = {}
-            for asset in self.held(chain):
-                for target in self.reachable_chains(asset):
-                    lists.setdefault(target, []).append(asset)
-            table = {k: tuple(v) for k, v in lists.items()}
+    def held_listed(self, chain: str) -> tuple[Asset, ...]:
+        """The instances of :meth:`held` that *chain*'s assetlist lists (so have metadata), in its order,
+        without deriving the unlisted vouchers."""
+        cached = self._held_listed.get(chain)
+        if cached is None:
+            cached = tuple(sorted(self.e._listed_by_chain.get(chain, ()), key=_held_order))
             with self._lock:
-                if chain not in self._by_dest:
-                    self._by_dest[chain] = table
-                    self.weight += sum(len(v) for v in table.values()) // 8 + len(table) + 1
-        return table.get(dest, ())
+                if chain not in self._held_listed:
+                    self._held_listed[chain] = cached
+                    self.weight += len(cached) // 8 + 1
+        return cached
+
+    def held_reaching(self, chain: str, dest: str, *, listed_only: bool = False) -> tuple[Asset, ...]:
+        """The instances held on *chain* (only listed ones if *listed_only*) that have a route to *dest*,
+        in result order.
+
+        The first destination asked of *chain* is answered by testing each held instance for that
+        one destination (:meth:`reaches`: a few set lookups each); a second one builds the table of
+        every destination at once (a sweep asks them all, and one pass over the held instances is
+        cheaper than a test per pair). Listed-only tables never derive the unlisted vouchers, which
+        answers with default flags do not show.
+        """
+        key = (chain, listed_only)
+        table = self._by_dest.get(key)
+        if table is not None:
+            return table.get(dest, ())
+        first = self._first_dest.get(key)
+        if first is None:
+            held = self.held_listed(chain) if listed_only else self.held(chain)
+            found = tuple(a for a in held if self.reaches(a, dest))
+            with self._lock:
+                if key not in self._first_dest:
+                    self._first_dest[key] = (dest, found)
+                    self.weight += len(found) // 8 + 1
+            return found
+        if first[0] == dest:
+            return first[1]
+        return self._reach_table(chain, listed_only).get(dest, ())
+
+    def _reach_table(self, chain: str, listed_only: bool) -> dict[str, tuple[Asset, ...]]:
+        """Destination -> the instances held on *chain* that reach it, in held order."""
+        e, routable = self.e, self.routable
+        lists: dict[str, list[Asset]] = {}
+        for asset in self.held_listed(chain) if listed_only else self.held(chain):
+            if self.departures(asset):
+                targets: Iterable[str] = self.reachable_chains(asset)
+            else:  # IBC only: where its root is represented, and the chains it unwinds through
+                u = self.unwind(asset)
+                root = u.stages[-1]
+                if root.chain_name not in routable:
+                    targets = [s.chain_name for s in u.stages if s.chain_name in routable]
+                else:
+                    targets = e.reach(root)
+                    if len(u.stages) > 1:
+                        extra = [s.chain_name for s in u.stages
+                                 if s.chain_name in routable and not e.represented_on(root, s.chain_name)]
+                        if extra:
+                            targets = (*targets, *dict.fromkeys(extra))
+            for target in targets:
+                found = lists.get(target)
+                if found is None:
+                    lists[target] = [asset]
+                else:
+                    found.append(asset)
+        table = {k: tuple(v) for k, v in lists.items()}
+        with self._lock:
+            if (chain, listed_only) not in self._by_dest:
+                self._by_dest[chain, listed_only] = table
+                self.weight += sum(len(v) for v in table.values()) // 8 + len(table) + 1
+        return self._by_dest[chain, listed_only]
+
+    def reaches(self, source: Asset, chain: str) -> bool:
+        """Whether a route from *source* can end on *chain*: ``chain in reachable_chains(source)``."""
+        if chain not in self.routable:
+            return False
+        e = self.e
+        u = self.unwind(source)
+        if e.represented_on(u.stages[-1], chain):
+            return True
+        for stage in u.stages:
+            if stage.chain_name == chain:
+                return True
+        for departure in self.departures(source):
+            if departure[3] is not None:
+                if chain in self._family(departure[3])[1]:
+                    return True
+                continue
+            u2 = self.unwind(departure[1])
+            if e.represented_on(u2.stages[-1], chain):
+                return True
+            for stage in u2.stages:
+                if stage.chain_name == chain:
+                    return True
+        return False
 
     def reachable_chains(self, source: Asset) -> list[str]:
         """Chains where a route from *source* can end."""

@@ -132,7 +132,7 @@ engine.max_weight = {max_weight}
 neighbours = [engine.chains[n].chain_id for n in engine.neighbours["osmosis"]][:{count}]
 rss = []
 for chain_id in neighbours:
-    reg.assets_between_chains(chain_id, "osmosis-1")
+    reg.assets_between_chains(chain_id, "osmosis-1", include_no_metadata_assets=True)
     rss.append(peak_mib())
 held = len(reg.assets(neighbours[-1]))
 print(json.dumps({{"queried": len(neighbours), "held_on_last": held, "generations": getattr(engine, "generations", 1),
@@ -143,7 +143,8 @@ print(json.dumps({{"queried": len(neighbours), "held_on_last": held, "generation
 
 def test_memo_tables_stay_bounded(registry_path: Path, tmp_path: Path) -> None:
     """10k natives on Osmosis: each neighbour then holds 10k derived vouchers, and ``between X →
-    osmosis-1`` over a series of neighbours kept every one of them before. Now the engine retires a
+    osmosis-1`` with unlisted assets shown (default flags never derive them) over a series of
+    neighbours kept every one of them before. Now the engine retires a
     generation of memo tables at its cap (here a small one, so that a short series shows it; the
     default cap bounds the same way at ≈ 200 MB of tables), and memory stays flat."""
     osmosis = json.loads((registry_path / "osmosis" / "assetlist.json").read_text())
