@@ -5,7 +5,7 @@ from __future__ import annotations
 from ._exceptions import InvalidArgumentError, NotFoundError
 from ._models import Asset, Route, SwapVenue
 from ._options import BetweenChainsOptions, FromSourceOptions
-from ._results import AssetPair, BetweenChainsResult, DestAsset, FromSourceResult
+from ._results import AssetPair, BetweenChainsResult, DestAsset, FromSourceResult, new_pair
 from ._routing import Engine
 
 __all__ = ["assets_between_chains", "assets_from_source"]
@@ -52,7 +52,7 @@ def assets_between_chains(
         if ((route.txs_required > 1 and not allow_multi_tx) or (out.is_cw20 and not cw20)
                 or (out.is_evm and not evm) or (out.is_svm and not svm) or (out.metadata is None and not no_meta)):
             continue
-        append(AssetPair(route.source, out, route.txs_required, route.bridges, route))
+        append(new_pair(route))
     engine.results.put(cache_key, tuple(pairs))
     return BetweenChainsResult(source_chain_id, dest_chain_id, tuple(pairs))
 

@@ -108,6 +108,23 @@ class AssetPair:
         }
 
 
+_set_pair = tuple(getattr(AssetPair, name).__set__ for name in (
+    "asset_on_source", "asset_on_dest", "txs_required", "bridges", "route"))
+
+
+def new_pair(route: Route) -> AssetPair:
+    """``AssetPair`` of an engine route (its two ends, ``txs_required`` and bridges), its slots set
+    directly as :func:`~assetroute_core._models.new_route` does, for the same reason."""
+    pair = object.__new__(AssetPair)
+    s0, s1, s2, s3, s4 = _set_pair
+    s0(pair, route.source)
+    s1(pair, route.dest)
+    s2(pair, route.txs_required)
+    s3(pair, route.bridges)
+    s4(pair, route)
+    return pair
+
+
 @dataclass(frozen=True, slots=True)
 class BetweenChainsResult:
     """The answer of ``assets_between_chains``: pairs in the documented order."""

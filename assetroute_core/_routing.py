@@ -40,12 +40,12 @@ from collections import OrderedDict
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from ._data import ListedAsset, RegistryData, denom_key
 from ._ibc import ibc_denom, send_trace
 from ._loader import FAMILY_LINK
-from ._models import Asset, Chain, ChannelEnd, Hop, Metadata, Route
+from ._models import Asset, Chain, ChannelEnd, Hop, Metadata, Route, new_route
 from ._overlay import Overlay
 
 __all__ = ["REFERENCE_BRIDGE_KINDS", "Engine"]
@@ -67,9 +67,8 @@ CONTRACT_TYPES = ("cw20", "snip20", "snip25")
 _NO_CHANNELS: dict[str, ChannelEnd] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class _Step:
-    """A hop before transaction flags are known."""
+class _Step(NamedTuple):
+    """A hop before transaction flags are known (a named tuple: built for every hop of every route)."""
 
     from_chain: str
     to_chain: str
@@ -80,19 +79,20 @@ class _Step:
     into_wasm: bool = False  # arrives over a ``wasm.`` port: never passed on in the same transaction
 
 
-@dataclass(frozen=True, slots=True)
-class _Unwind:
+class _Unwind(NamedTuple):
     stages: tuple[Asset, ...]  # stages[0] is the instance itself, stages[-1] its IBC root
     steps: tuple[_Step, ...]  # steps[i] leads from stages[i] to stages[i + 1]
-    positions: dict[int, int]  # id(stage) -> index; instances are interned by the engine
 
     @property
     def root(self) -> Asset:
         return self.stages[-1]
 
-    def index(self, asset: Asset) -> int:
-        # Instances are interned by the engine (and kept alive by it), so identity is equality.
-        return self.positions.get(id(asset), -1)
+    def position(self, asset: Asset) -> int:
+        """Position of *asset* among the stages, or -1 (instances are interned: identity is equality)."""
+        for i, stage in enumerate(self.stages):
+            if stage is asset:
+                return i
+        return -1
 
 
 class _LRU:
@@ -595,7 +595,10 @@ class _Router:
         self._unwinds: dict[int, _Unwind] = {}
         self._departures: dict[int, tuple[_Departure, ...]] = {}
         self._canon_links: dict[tuple[str, str], list[Asset]] | None = None
-        self._canon_memo: dict[tuple[int, str], tuple[Asset, _Step | None] | None] = {}
+        # chain -> id(root) -> canonical representation there (per chain: a lookup's loop has one dest)
+        self._canon_memo: dict[str, dict[int, tuple[Asset, _Step | None] | None]] = {}
+        self._pfm = engine._pfm
+        self._rules = engine.rules
         # (chain, listed only) -> dest -> held instances that reach it; and the first dest asked of a chain
         self._by_dest: dict[tuple[str, bool], dict[str, tuple[Asset, ...]]] = {}
         self._first_dest: dict[tuple[str, bool], tuple[str, tuple[Asset, ...]]] = {}
@@ -697,22 +700,22 @@ class _Router:
                                end.counterparty_port.startswith("wasm.")))
             stages.append(nxt)
             current = nxt
-        result = _Unwind(tuple(stages), tuple(steps), {id(s): i for i, s in enumerate(stages)})
+        result = _Unwind(tuple(stages), tuple(steps))
         self._unwinds[key] = result
         self.weight += 3 + len(stages)
         return result
 
     def canonical(self, root: Asset, chain: str) -> tuple[Asset, _Step | None] | None:
         """The canonical representation of *root* on *chain*, with the hop that reaches it."""
-        key = (id(root), chain)
-        try:
-            return self._canon_memo[key]
-        except KeyError:
-            pass
-        found = self._canonical_uncached(root, chain)
-        self._canon_memo[key] = found
-        self.weight += 3
-        return found
+        memo = self._canon_memo.get(chain)
+        if memo is None:
+            memo = self._canon_memo.setdefault(chain, {})
+        key = id(root)
+        found = memo.get(key, _MISSING)
+        if found is _MISSING:
+            found = memo[key] = self._canonical_uncached(root, chain)
+            self.weight += 3
+        return found  # type: ignore[no-any-return]
 
     def _canonical_uncached(self, root: Asset, chain: str) -> tuple[Asset, _Step | None] | None:
         if root.chain_name == chain:
@@ -798,7 +801,7 @@ class _Router:
         root = u.root
         for voucher in self._canonical_departures().get((root.chain_name, root.denom), ()):
             canon = self.canonical(root, voucher.chain_name)
-            if canon is not None and canon[1] is not None and u.index(voucher) < 0:
+            if canon is not None and canon[1] is not None and u.position(voucher) < 0:
                 starts.append(((*u.steps, canon[1]), voucher))
         for prefix, start in starts:
             start_key = (start.chain_name, denom_key(start.denom))
@@ -857,7 +860,7 @@ class _Router:
         if canon is None:
             return None
         target, hop = canon
-        i = u.positions.get(id(target), -1)
+        i = u.position(target)
         if i >= 0:
             return target, u.steps[:i]
         assert hop is not None
@@ -897,6 +900,9 @@ class _Router:
         """
         departures_memo, unwinds = self._departures, self._unwinds
         ibc_route = self._ibc_route
+        canon_memo = self._canon_memo.get(dest)
+        if canon_memo is None:
+            canon_memo = self._canon_memo.setdefault(dest, {})
         for asset in self.held_reaching(chain, dest, listed_only=not no_metadata):
             if ((asset.is_cw20 and not cw20) or (asset.is_evm and not evm) or (asset.is_svm and not svm)
                     or (asset.metadata is None and not no_metadata)):
@@ -906,7 +912,7 @@ class _Router:
             if departures is None:
                 departures = self.departures(asset)
             if not departures:
-                route = ibc_route(asset, unwinds[key], dest)
+                route = ibc_route(asset, unwinds[key], dest, canon_memo)
                 if route is not None:
                     yield route
                 continue
@@ -914,27 +920,36 @@ class _Router:
             for denom in sorted(best):
                 yield best[denom]
 
-    def _ibc_route(self, source: Asset, u: _Unwind, chain: str) -> Route | None:
-        """The one route of an instance that no bridge leaves from: unwind, then the canonical hop."""
-        root = u.stages[-1]
-        canon = self._canon_memo.get((id(root), chain), _MISSING)
+    def _ibc_route(self, source: Asset, u: _Unwind, chain: str,
+                   canon_memo: dict[int, tuple[Asset, _Step | None] | None] | None = None) -> Route | None:
+        """The one route of an instance that no bridge leaves from: unwind, then the canonical hop.
+
+        *canon_memo* is ``_canon_memo[chain]``, passed by a loop over one destination.
+        """
+        stages = u.stages
+        root = stages[-1]
+        canon = _MISSING if canon_memo is None else canon_memo.get(id(root), _MISSING)
         if canon is _MISSING:
             canon = self.canonical(root, chain)
         if canon is None:
             return None
         target, hop = canon
-        i = u.positions.get(id(target), -1)
-        if i == 0:
+        if target is source:
             return None
-        steps = u.steps[:i] if i > 0 else (*u.steps, hop)
-        # Every intermediate chain was reached by IBC, and passes the transfer on only with PFM.
-        txs = 1
-        pfm = self.e._pfm
-        for step in steps[:-1]:
-            if step.to_chain not in pfm or step.into_wasm:
-                txs += 1
+        for i, stage in enumerate(stages):  # is the target a stage of the unwind? (identity: interned)
+            if stage is target:
+                steps = u.steps[:i]
+                break
+        else:
+            steps = (*u.steps, hop)
         n = len(steps)
-        return Route(source, target, txs, _IBC_ONLY, n, n, steps, self.e.rules)
+        txs = 1
+        if n > 1:  # every intermediate chain was reached by IBC, and passes the transfer on only with PFM
+            pfm = self._pfm
+            for step in steps[:-1]:
+                if step.to_chain not in pfm or step.into_wasm:
+                    txs += 1
+        return new_route(source, target, txs, _IBC_ONLY, n, n, steps, self._rules)
 
     def best_routes(self, source: Asset, chain: str) -> dict[str, Route]:
         """The best route to each distinct destination denom on *chain*."""
@@ -1069,13 +1084,13 @@ class _Router:
             for step in steps[:-1]:
                 if step.to_chain not in pfm or step.into_wasm:
                     txs += 1
-            return Route(source, dest, txs, _IBC_ONLY, len(steps), len(steps), steps, e.rules)
+            return new_route(source, dest, txs, _IBC_ONLY, len(steps), len(steps), steps, e.rules)
         ops, new_ops, new_txs = e.rules.flags(steps)
         bridges: list[str] = []
         for op in ops:
             if not bridges or bridges[-1] != op:
                 bridges.append(op)
-        return Route(source, dest, sum(new_txs), tuple(bridges), sum(new_ops), len(steps), steps, e.rules)
+        return new_route(source, dest, sum(new_txs), tuple(bridges), sum(new_ops), len(steps), steps, e.rules)
 
 
 def _held_order(a: Asset) -> tuple[bool, str, str, str]:

@@ -49,6 +49,8 @@ MIXES: dict[str, list[tuple[str, dict[str, object] | None]]] = {
 }
 # The reference's read endpoints the SDK calls most (GET, no body): every chain, and every chain's assets.
 MIXES["info_chains"] = [("/v2/info/chains", None)]
+# "uncached": the "mixed" requests with one in ten a chain pair never asked before (built at run time).
+MIXES["uncached"] = []
 MIXES["info_assets"] = [("/v2/fungible/assets", None)]
 # "heavy": 126 distinct requests (every ordered pair of 8 busy chains with multi-tx routes and every flag,
 # both lookups with swaps and symbol grouping), so the service keeps computing and evicting, not only
@@ -151,11 +153,19 @@ async def run_load(url: str, *, requests: int, concurrency: int, mix: str = "bet
     parsed = urllib.parse.urlsplit(url)
     host, port = parsed.hostname or "127.0.0.1", parsed.port or 80
     _check_loopback(host)
-    prepared = [(_request_bytes(host, port, path, body),
+    def prepare(items: list[tuple[str, dict[str, object] | None]]) -> list[tuple[bytes, int]]:
+        return [(_request_bytes(host, port, path, body),
                  404 if body is not None and body.get("dest_chain_id") == "no-such-chain-1" else 200)
-                for path, body in MIXES[mix]]
+                for path, body in items]
+
+    prepared = warm = prepare(MIXES["mixed" if mix == "uncached" else mix])
+    if mix == "uncached":
+        # Every UNCACHED_EVERY-th request is a chain pair asked for the first time (seeded, never
+        # repeated, half of them with every flag), so neither the response cache nor the engine's
+        # results cache has it; the others are the "mixed" requests (warmed first, like a live service).
+        prepared = _with_uncached(url, prepared, prepare, requests)
     # Warm up (fills caches, JIT-free but page cache and result cache), not counted.
-    await asyncio.gather(*(_worker(host, port, prepared, [0, warmup], Stats(), time.perf_counter() + 30)
+    await asyncio.gather(*(_worker(host, port, warm, [0, warmup], Stats(), time.perf_counter() + 30)
                            for _ in range(min(concurrency, 4))))
     stats = Stats()
     counter = [0, requests]
@@ -178,6 +188,31 @@ async def run_load(url: str, *, requests: int, concurrency: int, mix: str = "bet
         "error_samples": stats.errors[:5],
         "statuses": stats.statuses,
     }
+
+
+UNCACHED_EVERY = 10
+
+
+def _with_uncached(url: str, hot: list[tuple[bytes, int]], prepare: Any, requests: int) -> list[tuple[bytes, int]]:
+    import random
+
+    import httpx
+
+    chains = [c["chain_id"] for c in httpx.get(f"{url}/v2/info/chains", timeout=30).json()["chains"]]
+    pairs = [(a, b) for a in chains for b in chains if a != b]
+    random.Random(12).shuffle(pairs)
+    every = {"include_no_metadata_assets": True, "include_cw20_assets": True, "include_evm_assets": True,
+             "include_svm_assets": True, "allow_multi_tx": True}
+    out: list[tuple[bytes, int]] = []
+    cold = iter(pairs)
+    for i in range(requests):
+        if i % UNCACHED_EVERY == UNCACHED_EVERY - 1:
+            a, b = next(cold)
+            body: dict[str, object] = {"source_chain_id": a, "dest_chain_id": b, **(every if i % 20 == 19 else {})}
+            out.extend(prepare([(BETWEEN, body)]))
+        else:
+            out.append(hot[i % len(hot)])
+    return out
 
 
 def run_sync(coro: Any) -> Any:

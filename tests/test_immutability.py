@@ -99,3 +99,23 @@ def test_the_cached_json_of_an_asset_is_compact() -> None:
         tracemalloc.stop()
     assert per_asset < 1024, f"{per_asset:.0f} bytes per asset"
     assert all(a.to_json() == orjson.dumps(a.to_api()) for a in assets[:10])
+
+
+def test_the_engines_fast_constructors_build_the_same_frozen_values(registry: Registry) -> None:
+    """``new_route`` and ``new_pair`` set slots directly (a sweep builds millions); they must give
+    exactly what the dataclass constructors give, field by field, and stay frozen."""
+    from assetroute_core._models import new_route
+    from assetroute_core._results import AssetPair, new_pair
+
+    names = [f.name for f in dataclasses.fields(Route)]
+    values = [object() for _ in names]
+    fast, slow = new_route(*values), Route(*values)  # type: ignore[arg-type]
+    assert [getattr(fast, n) for n in names] == [getattr(slow, n) for n in names] == values
+    result = registry.assets_between_chains("osmosis-1", "cosmoshub-4", allow_multi_tx=True)
+    for pair in result.pairs[:50]:
+        assert pair.route is not None
+        assert pair == AssetPair(pair.route.source, pair.route.dest, pair.route.txs_required, pair.route.bridges,
+                                 pair.route) == new_pair(pair.route)
+    for value in (fast, new_pair(result.pairs[0].route)):  # type: ignore[arg-type]
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            value.txs_required = 9  # type: ignore[misc]
