@@ -215,6 +215,35 @@ class Asset:
         return self._json
 
 
+_set_asset = tuple(getattr(Asset, name).__set__ for name in (
+    "chain_name", "chain_id", "denom", "origin_chain_name", "origin_chain_id", "origin_denom", "trace",
+    "is_cw20", "is_evm", "is_svm", "metadata", "type_asset", "wire", "_json"))
+
+
+def new_unlisted_asset(chain_name: str, chain_id: str, denom: str, origin_chain_name: str, origin_chain_id: str,
+                       origin_denom: str, trace: str, is_cw20: bool, is_evm: bool, is_svm: bool,
+                       type_asset: str) -> Asset:
+    """``Asset(...)`` without metadata, for the engine's derived instances: the same frozen object with
+    its API form computed the same way, its slots set directly (see :func:`new_route`)."""
+    asset = object.__new__(Asset)
+    s = _set_asset
+    s[0](asset, chain_name)
+    s[1](asset, chain_id)
+    s[2](asset, denom)
+    s[3](asset, origin_chain_name)
+    s[4](asset, origin_chain_id)
+    s[5](asset, origin_denom)
+    s[6](asset, trace)
+    s[7](asset, is_cw20)
+    s[8](asset, is_evm)
+    s[9](asset, is_svm)
+    s[10](asset, None)
+    s[11](asset, type_asset)
+    s[12](asset, None)
+    s[13](asset, bytes(memoryview(orjson.dumps(asset_api(asset)))))
+    return asset
+
+
 def asset_api(a: Asset) -> dict[str, Any]:
     """Build the API dict of *a* in the reference API's field order."""
     out: dict[str, Any] = {

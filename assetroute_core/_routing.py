@@ -45,7 +45,7 @@ from typing import Any, NamedTuple
 from ._data import ListedAsset, RegistryData, denom_key
 from ._ibc import ibc_denom, send_trace
 from ._loader import FAMILY_LINK
-from ._models import Asset, Chain, ChannelEnd, Hop, Metadata, Route, new_route
+from ._models import Asset, Chain, ChannelEnd, Hop, Metadata, Route, new_route, new_unlisted_asset
 from ._overlay import Overlay
 
 __all__ = ["REFERENCE_BRIDGE_KINDS", "Engine"]
@@ -625,20 +625,10 @@ class _Router:
             found = self._instances.get(key)
             if found is None:
                 origin_listing = e._listing(origin_chain, origin_denom)
-                found = Asset(
-                    chain_name=chain,
-                    chain_id=e.chain_id(chain),
-                    denom=denom,
-                    origin_chain_name=origin_chain,
-                    origin_chain_id=e.chain_id(origin_chain),
-                    origin_denom=origin_denom,
-                    trace=trace,
-                    is_cw20=False if trace else (origin_listing is not None and origin_listing.type_asset == "cw20"),
-                    is_evm=e.is_evm(chain),
-                    is_svm=e.is_svm(chain),
-                    metadata=None,
-                    type_asset="ics20" if trace else "",
-                )
+                found = new_unlisted_asset(
+                    chain, e.chain_id(chain), denom, origin_chain, e.chain_id(origin_chain), origin_denom, trace,
+                    False if trace else (origin_listing is not None and origin_listing.type_asset == "cw20"),
+                    e.is_evm(chain), e.is_svm(chain), "ics20" if trace else "")
                 self._instances[key] = found
                 self.weight += _W_INSTANCE
             return found

@@ -102,8 +102,9 @@ def test_the_cached_json_of_an_asset_is_compact() -> None:
 
 
 def test_the_engines_fast_constructors_build_the_same_frozen_values(registry: Registry) -> None:
-    """``new_route`` and ``new_pair`` set slots directly (a sweep builds millions); they must give
-    exactly what the dataclass constructors give, field by field, and stay frozen."""
+    """``new_route``, ``new_pair`` and ``new_unlisted_asset`` set slots directly (a sweep builds
+    millions); they must give exactly what the dataclass constructors give, field by field, and stay
+    frozen."""
     from assetroute_core._models import new_route
     from assetroute_core._results import AssetPair, new_pair
 
@@ -111,11 +112,21 @@ def test_the_engines_fast_constructors_build_the_same_frozen_values(registry: Re
     values = [object() for _ in names]
     fast, slow = new_route(*values), Route(*values)  # type: ignore[arg-type]
     assert [getattr(fast, n) for n in names] == [getattr(slow, n) for n in names] == values
-    result = registry.assets_between_chains("osmosis-1", "cosmoshub-4", allow_multi_tx=True)
+    result = registry.assets_between_chains("osmosis-1", "cosmoshub-4", allow_multi_tx=True,
+                                            include_no_metadata_assets=True)
     for pair in result.pairs[:50]:
         assert pair.route is not None
         assert pair == AssetPair(pair.route.source, pair.route.dest, pair.route.txs_required, pair.route.bridges,
                                  pair.route) == new_pair(pair.route)
-    for value in (fast, new_pair(result.pairs[0].route)):  # type: ignore[arg-type]
+    from assetroute_core._models import new_unlisted_asset
+
+    derived = [p.asset_on_source for p in result.pairs if p.asset_on_source.metadata is None][:50]
+    assert derived
+    for asset in derived:
+        kw = {f.name: getattr(asset, f.name) for f in dataclasses.fields(Asset) if f.init}
+        assert kw.pop("metadata") is None and kw.pop("wire") is None
+        built = new_unlisted_asset(**kw)
+        assert built == asset == Asset(**kw) and built.to_json() == asset.to_json() == Asset(**kw).to_json()
+    for value in (fast, new_pair(result.pairs[0].route), derived[0]):  # type: ignore[arg-type]
         with pytest.raises(dataclasses.FrozenInstanceError):
-            value.txs_required = 9  # type: ignore[misc]
+            setattr(value, dataclasses.fields(value)[0].name, 9)  # type: ignore[arg-type]
