@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import re
@@ -487,6 +488,11 @@ def create_app(
     handlers: dict[Any, Any] = {HTTPException: _http_exception, Exception: _unexpected}
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # A long-running service: move the loaded registry (a few hundred thousand objects, acyclic and
+        # kept for the process's life) out of the cyclic collector's reach, so that its full passes walk
+        # only what requests leave behind (a full pass walked the whole registry: ~20 ms, measured).
+        gc.collect()
+        gc.freeze()
         yield
         service.close()
 
