@@ -5,7 +5,7 @@ from __future__ import annotations
 from ._exceptions import InvalidArgumentError, NotFoundError
 from ._models import Asset, Route, SwapVenue
 from ._options import BetweenChainsOptions, FromSourceOptions
-from ._results import AssetPair, BetweenChainsResult, DestAsset, FromSourceResult, new_pair
+from ._results import BetweenChainsResult, DestAsset, FromSourceResult, new_pair
 from ._routing import Engine
 
 __all__ = ["assets_between_chains", "assets_from_source"]
@@ -44,17 +44,17 @@ def assets_between_chains(
     if cached is not None:
         return BetweenChainsResult(source_chain_id, dest_chain_id, cached)
     no_meta, cw20, evm, allow_multi_tx, _other_bridges, svm = options.key  # the engine was chosen by _other_bridges
-    pairs: list[AssetPair] = []
-    append = pairs.append
     router = engine.router()  # one generation of the engine's memo tables for the whole answer
-    for route in router.routes_between(source, dest, cw20=cw20, evm=evm, svm=svm, no_metadata=no_meta):
-        out = route.dest
-        if ((route.txs_required > 1 and not allow_multi_tx) or (out.is_cw20 and not cw20)
-                or (out.is_evm and not evm) or (out.is_svm and not svm) or (out.metadata is None and not no_meta)):
-            continue
-        append(new_pair(route))
-    engine.results.put(cache_key, tuple(pairs))
-    return BetweenChainsResult(source_chain_id, dest_chain_id, tuple(pairs))
+    routes = router.routes_between(source, dest, cw20=cw20, evm=evm, svm=svm, no_metadata=no_meta)
+    if allow_multi_tx and cw20 and evm and svm and no_meta:  # every flag: nothing to filter out
+        pairs = tuple([new_pair(route) for route in routes])
+    else:
+        pairs = tuple([new_pair(route) for route in routes if not (
+            (not allow_multi_tx and route.txs_required > 1) or (not cw20 and route.dest.is_cw20)
+            or (not evm and route.dest.is_evm) or (not svm and route.dest.is_svm)
+            or (not no_meta and route.dest.metadata is None))])
+    engine.results.put(cache_key, pairs)
+    return BetweenChainsResult(source_chain_id, dest_chain_id, pairs)
 
 
 def _venues(engine: Engine, swap_venues: tuple[SwapVenue, ...] | None) -> list[SwapVenue]:

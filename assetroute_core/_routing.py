@@ -893,9 +893,9 @@ class _Router:
         canon_memo = self._canon_memo.get(dest)
         if canon_memo is None:
             canon_memo = self._canon_memo.setdefault(dest, {})
+        every = cw20 and evm and svm  # (unlisted ones are left out by listed_only)
         for asset in self.held_reaching(chain, dest, listed_only=not no_metadata):
-            if ((asset.is_cw20 and not cw20) or (asset.is_evm and not evm) or (asset.is_svm and not svm)
-                    or (asset.metadata is None and not no_metadata)):
+            if not every and ((not cw20 and asset.is_cw20) or (not evm and asset.is_evm) or (not svm and asset.is_svm)):
                 continue
             key = id(asset)
             departures = departures_memo.get(key)
