@@ -287,32 +287,17 @@ def sidebar(reg: Registry) -> None:
         c2.metric("IBC channels", counts.get("usable_transfer_channels", 0), help="usable transfer channels")
         c1.metric("Listed assets", counts.get("listed_assets", 0))
         c2.metric("Bridge links", counts.get("bridge_links", 0))
-        _all_counts(counts)
+        with st.expander("All counts"):
+            st.dataframe({"count": counts}, width="stretch")
         _quality(reg)
         st.caption("Data: Chain Registry, by the cosmos/chain-registry contributors (CC BY 4.0).")
 
 
-# The sidebar's two tables sit in closed expanders whose content is drawn only once opened (each in a
-# fragment, so opening one reruns that expander alone, not the page): a table on the first page costs
-# the browser the data-grid code (about half a second of a cold start) and the server pandas and pyarrow.
-
-
-@st.fragment
-def _all_counts(counts: dict[str, int]) -> None:
-    box = st.expander("All counts", key="sidebar_counts_open", on_change="rerun")
-    if box.open:
-        box.dataframe({"count": counts}, width="stretch")
-
-
-@st.fragment
 def _quality(reg: Registry) -> None:
     """The data-quality report: counts per severity, errors first, the first few rows, a download."""
     issues = reg.quality
     counts = quality_counts(issues)
-    box = st.expander(f"Data-quality warnings ({len(issues)})", key="sidebar_quality_open", on_change="rerun")
-    if not box.open:
-        return
-    with box:
+    with st.expander(f"Data-quality warnings ({len(issues)})", expanded=False):
         if not issues:
             st.write("No problems found.")
             return
