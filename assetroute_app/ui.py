@@ -121,12 +121,12 @@ def _store() -> RegistryStore:
 
 
 def warm_up() -> None:
-    """Load the registry before any session asks for it.
+    """Load the registry, and import what the first page's tables need (pandas, pyarrow).
 
     Run in a background thread as the server starts (``app.py``'s lifespan): the first page finds
     the registry loaded (or waits for the load under way).  A failed load is left to the first
-    page, which loads again and shows why.  What result pages need is imported later, once the
-    first page is on screen (:func:`preload`): here it would compete with the first page.
+    page, which loads again and shows why.  What result pages need besides is imported later, once
+    the first page is on screen (:func:`preload`): here it would compete with the first page.
     """
     import inspect
 
@@ -134,6 +134,9 @@ def warm_up() -> None:
         _STORE.get(registry_source())
     except Exception:
         return
+    import pandas  # noqa: F401  (the sidebar's tables)
+    import pyarrow  # noqa: F401
+
     # The first element a Streamlit process draws walks the stack with ``inspect`` (its check for a
     # REPL), which resolves the file of every module loaded so far, once: up to 0.3 s on the first
     # page of a loaded machine.  Fill that cache here instead.
