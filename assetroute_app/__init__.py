@@ -10,6 +10,8 @@ browser lives here, split by concern, and none of these modules imports :mod:`st
     Who answers the lookups: the embedded registry or a compatible HTTP service.
 ``store``
     One registry load per process, and the background warm-up of the view libraries.
+``serving``
+    The lifespan of ``app.py``'s ``st.App``: loads the registry in the background as the server starts.
 ``tables``
     Tables, counts and the data-quality report built from results alone.
 ``text``

@@ -75,11 +75,13 @@ def _frame() -> Any:
     """Page config, registry, sidebar and navigation; returns the page Streamlit resolved."""
     st.set_page_config(page_title="assetroute · cross-chain token routes", page_icon=":material/route:",
                        layout="wide", initial_sidebar_state="expanded")
-    sidebar(get_registry())
     home = st.Page(_home, title="assetroute", icon=":material/route:", url_path="home", default=True,
                    visibility="hidden")
     pages = [st.Page(f"pages/{stem}.py", title=title, icon=icon, url_path=stem) for stem, title, icon in PAGES]
-    return st.navigation([home, *pages], position="top")
+    page = st.navigation([home, *pages], position="top")
+    if page.url_path:  # not `/`, which only forwards to the first page (that run draws the sidebar)
+        sidebar(get_registry())
+    return page
 
 
 def _home() -> None:
@@ -96,7 +98,8 @@ def run_app() -> None:
     finally:
         _in_app.reset(token)
     # After the first page is on screen (not before: it would compete with it), import what result
-    # pages need, so the first submit of a fresh process does not pay for it.
+    # pages need, so the first submit of a fresh process does not pay for it.  A page waiting for a
+    # request stops before this line: await_query starts the warm-up then.
     preload()
 
 
@@ -109,10 +112,35 @@ def page_frame() -> None:
 # -- registry ----------------------------------------------------------------------------------------
 
 
-@st.cache_resource(show_spinner=False)
+_STORE = RegistryStore()
+
+
 def _store() -> RegistryStore:
     """One store per process: every session shares the loaded registry."""
-    return RegistryStore()
+    return _STORE
+
+
+def warm_up() -> None:
+    """Load the registry, and import what the first page's tables need (pandas, pyarrow).
+
+    Run in a background thread as the server starts (``app.py``'s lifespan): the first page finds
+    the registry loaded (or waits for the load under way).  A failed load is left to the first
+    page, which loads again and shows why.  What result pages need besides is imported later, once
+    the first page is on screen (:func:`preload`): here it would compete with the first page.
+    """
+    import inspect
+
+    try:
+        _STORE.get(registry_source())
+    except Exception:
+        return
+    import pandas  # noqa: F401  (the sidebar's tables)
+    import pyarrow  # noqa: F401
+
+    # The first element a Streamlit process draws walks the stack with ``inspect`` (its check for a
+    # REPL), which resolves the file of every module loaded so far, once: up to 0.3 s on the first
+    # page of a loaded machine.  Fill that cache here instead.
+    inspect.getmodule(inspect.currentframe())
 
 
 def registry_source() -> str | None:
@@ -381,6 +409,7 @@ def await_query(state: dict[str, Any], backend_obj: object, hint: str) -> Any:
     if state["active"] is None or backend_obj is None:
         if not state["problems"]:
             st.info(f"{hint} The address bar keeps the request, so the link can be shared.", icon=":material/info:")
+        preload()  # the page now waits for the user: warm up what the answer will need
         st.stop()
     return state["active"]
 

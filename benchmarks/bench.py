@@ -16,6 +16,8 @@ Measures, in one run:
     (goal >= 800 requests/s, no errors); both lookups with one request in ten a chain pair never asked
     before (goal >= 2,000 requests/s); GET /v2/info/chains and GET /v2/fungible/assets (every
     chain) the same way (goal >= 500 requests/s);
+  * the dashboard in headless Chromium (benchmarks/dashboard.py; alone with --dashboard, left out with
+    --skip-dashboard): cold start against a bare Streamlit app, first and warm submit per lookup page;
   * registry history (in its own fresh process): the route-level diff of two full registries (the
     2026-05-20 archive of ../shared/registry-history against the snapshot) with default flags, goal
     <= 2.5x one default-flag sweep measured in the same process; a what-if (PFM off on cosmoshub-4,
@@ -197,6 +199,16 @@ def bench_http_info(source: str, requests: int, concurrency: int) -> dict[str, o
     return out
 
 
+def _dashboard(source: str) -> dict[str, object]:
+    """The dashboard's figures (benchmarks/dashboard.py); a failure (no Chromium...) is reported, not raised."""
+    try:
+        from dashboard import bench_dashboard
+
+        return bench_dashboard(source)
+    except Exception as exc:
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true")
@@ -205,12 +217,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only-history", action="store_true", help="only the registry-history figures")
     parser.add_argument("--http-requests", type=int, default=20000)
     parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--dashboard", action="store_true", help="only the dashboard figures (benchmarks/dashboard.py)")
+    parser.add_argument("--skip-dashboard", action="store_true")
     args = parser.parse_args(argv)
     source = _source()
     figures: dict[str, object] = {"source": source, "python": sys.version.split()[0], "cpus": os.cpu_count()}
-    if args.only_history:
-        with multiprocessing.get_context("spawn").Pool(1, maxtasksperchild=1) as pool:
-            figures["history"] = pool.apply(bench_history, (source,))
+    if args.only_history or args.dashboard:
+        if args.dashboard:
+            figures["dashboard"] = _dashboard(source)
+        else:
+            with multiprocessing.get_context("spawn").Pool(1, maxtasksperchild=1) as pool:
+                figures["history"] = pool.apply(bench_history, (source,))
         print(json.dumps(figures, indent=2) if args.json else
               "\n".join(f"{k}: {json.dumps(v)}" for k, v in figures.items()))
         return 0
@@ -234,6 +251,8 @@ def main(argv: list[str] | None = None) -> int:
         figures["http_hub_to_osmosis"] = bench_http(source, args.http_requests, args.concurrency)
         figures["http_mixed_uncached"] = bench_http_uncached(source, args.http_requests, args.concurrency)
         figures["http_info"] = bench_http_info(source, args.http_requests // 4, args.concurrency)
+    if not args.skip_dashboard:
+        figures["dashboard"] = _dashboard(source)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:

@@ -18,11 +18,7 @@ from __future__ import annotations
 import json
 import os
 import platform
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,14 +26,25 @@ from typing import Any
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from .harness import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    REPO,
+    VIEWPORT,
+    StreamlitServer,
+    main_table_rows,
+    pick,
+    results_grid,
+    wait_for_app,
+    wait_for_landing,
+)
+
+__all__ = ["HOSTILE", "REPO", "StreamlitServer", "main_table_rows", "pick", "results_grid", "screenshot",
+           "settle", "wait_for_app"]
+
 HOSTILE = REPO / "tests" / "fixtures" / "hostile_registry"
 SCREENSHOTS = REPO / "docs" / "screenshots"
 TIMINGS = REPO / "artifacts" / "e2e-timings.json"
-CHROMIUM = os.environ.get("ASSETROUTE_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-VIEWPORT = {"width": 1440, "height": 1000}
 
 # A trap installed in every frame before any page script runs: the hostile fixture's payloads
 # all set ``window.__pwned``; alert/confirm/prompt are recorded too.
@@ -50,81 +57,10 @@ for (const name of ['alert', 'confirm', 'prompt']) {
 """
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class StreamlitServer:
-    """One ``streamlit run app.py`` process on 127.0.0.1."""
-
-    def __init__(self, registry: Path, log: Path) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        env = dict(os.environ, ASSETROUTE_REGISTRY=str(registry), PYTHONUNBUFFERED="1")
-        env.pop("ASSETROUTE_API_URL", None)
-        self.log = log
-        self.started = time.perf_counter()
-        self._log_file = log.open("wb")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
-             "--server.address", "127.0.0.1", "--server.headless", "true",
-             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-            cwd=REPO, env=env, stdout=self._log_file, stderr=subprocess.STDOUT,
-        )
-        self.healthy = self._wait_healthy()
-
-    def _wait_healthy(self, timeout: float = 60.0) -> float:
-        deadline = time.perf_counter() + timeout
-        while time.perf_counter() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with {self.proc.returncode}:\n{self.log.read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=1) as r:
-                    if r.read().strip() == b"ok":
-                        return time.perf_counter() - self.started
-            except OSError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError(f"streamlit did not become healthy in {timeout} s:\n{self.log.read_text()[-3000:]}")
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
-        self._log_file.close()
-
-
-# -- page helpers ------------------------------------------------------------------------------------
-
-
-def wait_for_app(page: Any, timeout: float = 30_000) -> None:
-    """Wait until the app is connected, the script has finished and no skeleton is left."""
-    page.wait_for_selector("[data-testid='stApp'][data-test-connection-state='CONNECTED']", timeout=timeout)
-    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout)
-    page.wait_for_function("document.querySelectorAll('[data-testid=\"stSkeleton\"]').length === 0",
-                           timeout=timeout)
-
-
 def settle(page: Any, *, extra_ms: int = 1200) -> None:
     """Wait for the app, then give canvases (grid, plotly, vis-network) a moment to paint."""
     wait_for_app(page)
     page.wait_for_timeout(extra_ms)
-
-
-def results_grid(page: Any) -> Any:
-    """The results table of a page: the first data grid in the main area."""
-    return page.locator("[data-testid='stMain'] [data-testid='stDataFrame']").first.locator(
-        "[data-testid='data-grid-canvas']")
-
-
-def main_table_rows(page: Any) -> Any:
-    """Rows of the results grid, read from its accessible table."""
-    return results_grid(page).locator("tbody tr")
 
 
 def screenshot(page: Any, folder: Path, name: str, *, height: int) -> Path:
@@ -230,9 +166,7 @@ def _start(registry: Path, name: str, browser: Any) -> tuple[StreamlitServer, di
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.goto(server.url + "/")
-    page.get_by_role("heading", name="Assets between chains").wait_for(state="visible", timeout=60_000)
-    page.get_by_role("button", name="Find assets").wait_for(state="visible", timeout=60_000)
-    wait_for_app(page, timeout=60_000)
+    wait_for_landing(page)
     first = time.perf_counter() - server.started
     context.close()
     return server, {"server_healthy_s": round(server.healthy, 3), "first_page_rendered_s": round(first, 3)}

@@ -16,17 +16,9 @@ import pytest
 
 from assetroute_core import Registry, load_registry
 
-from .conftest import HOSTILE, REPO, StreamlitServer, main_table_rows, results_grid, settle, wait_for_app
+from .conftest import HOSTILE, REPO, StreamlitServer, main_table_rows, pick, results_grid, settle, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def pick(page: Any, label: str, text: str) -> None:
-    """Choose an option of a searchable selectbox by typing part of its label."""
-    box = page.get_by_test_id("stSelectbox").filter(has_text=label).first
-    box.click()
-    page.keyboard.type(text, delay=10)
-    page.get_by_role("option").filter(has_text=text).first.click()
 
 
 def tick(page: Any, label: str) -> None:
