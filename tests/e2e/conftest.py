@@ -115,7 +115,9 @@ def timings() -> Iterator[dict[str, Any]]:
 
     report = {
         "measured_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "note": "measured by tests/e2e, not asserted; goals: cold start <= 5 s, submit to table <= 1.5 s",
+        "note": ("measured by tests/e2e, not asserted; issue 12's goals (cold start <= 1.5x a bare Streamlit app, "
+                 "first submit to table <= 0.8 s, median of 5 fresh servers) are measured against a bare app by "
+                 "benchmarks/dashboard.py; here: one server, submits after other pages warmed it"),
         "environment": {"python": platform.python_version(), "streamlit": streamlit.__version__,
                         "chromium": data.pop("_chromium", None), "machine": platform.machine(),
                         "cpus": os.cpu_count(), "load_average_at_start": data.pop("_load_start", None),
@@ -175,7 +177,7 @@ def _start(registry: Path, name: str, browser: Any) -> tuple[StreamlitServer, di
 @pytest.fixture(scope="session")
 def app_server(registry_path: Path, browser: Any, timings: dict[str, Any]) -> Iterator[str]:
     server, cold = _start(registry_path, "registry", browser)
-    timings["cold_start"] = {**cold, "goal_s": 5.0}
+    timings["cold_start"] = {**cold, "goal": "<= 1.5x a bare app (benchmarks/dashboard.py)"}
     yield server.url
     server.stop()
 

@@ -68,7 +68,7 @@ def test_between_chains(app_server: str, new_page: Any, registry: Registry, timi
     pick(page, "Destination chain", "Osmosis")
     tick(page, "Multi-transaction routes")
     elapsed = submit_and_time(page, "Find assets")
-    timings.setdefault("submit_to_table", {"goal_s": 1.5})["between_chains_s"] = elapsed
+    timings.setdefault("submit_to_table", {"goal_s": 0.8})["between_chains_s"] = elapsed
 
     expected = registry.assets_between_chains("cosmoshub-4", "osmosis-1", allow_multi_tx=True)
     rows = main_table_rows(page)
@@ -118,7 +118,7 @@ def test_from_source(app_server: str, new_page: Any, registry: Registry, timings
     wait_for_app(page)
     tick(page, "Multi-transaction routes")
     elapsed = submit_and_time(page, "Find destinations")
-    timings.setdefault("submit_to_table", {"goal_s": 1.5})["from_source_s"] = elapsed
+    timings.setdefault("submit_to_table", {"goal_s": 0.8})["from_source_s"] = elapsed
 
     expected = registry.assets_from_source("uusdc", "noble-1", allow_multi_tx=True)
     assert query(page) == {"source_asset_chain_id": ["noble-1"], "source_asset_denom": ["uusdc"],
