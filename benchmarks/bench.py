@@ -27,7 +27,6 @@ Measures, in one run:
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import os
 import resource
@@ -40,6 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from figures import print_figures  # noqa: E402
 
 import assetroute_core as ar  # noqa: E402
 
@@ -228,8 +229,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             with multiprocessing.get_context("spawn").Pool(1, maxtasksperchild=1) as pool:
                 figures["history"] = pool.apply(bench_history, (source,))
-        print(json.dumps(figures, indent=2) if args.json else
-              "\n".join(f"{k}: {json.dumps(v)}" for k, v in figures.items()))
+        print_figures(figures, as_json=args.json)
         return 0
     figures["load"] = bench_load(source)
     # The lookup and each sweep run in a fresh process: a fresh registry, and no garbage of the stages
@@ -253,11 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         figures["http_info"] = bench_http_info(source, args.http_requests // 4, args.concurrency)
     if not args.skip_dashboard:
         figures["dashboard"] = _dashboard(source)
-    if args.json:
-        print(json.dumps(figures, indent=2))
-    else:
-        for key, value in figures.items():
-            print(f"{key}: {json.dumps(value)}")
+    print_figures(figures, as_json=args.json)
     return 0
 
 

@@ -25,7 +25,6 @@ a median over *runs* rounds measured in the same process, one round after anothe
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -38,6 +37,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from figures import print_figures  # noqa: E402
 
 from tests.e2e.harness import (  # noqa: E402
     CHROMIUM,
@@ -219,11 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     source = os.environ.get("ASSETROUTE_REGISTRY") or str(ROOT.parent / "shared" / "chain-registry")
     figures = bench_dashboard(source, args.runs)
-    if args.json:
-        print(json.dumps(figures, indent=2))
-    else:
-        for key, value in figures.items():
-            print(f"{key}: {json.dumps(value)}")
+    print_figures(figures, as_json=args.json)
     return 0
 
 
