@@ -49,3 +49,16 @@ def test_load_script_command_line(registry_path, capsys):
     assert load.main(["--registry", str(registry_path), "--requests", "200", "--concurrency", "4", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["errors"] == 0 and figures["requests"] == 200
+
+
+def test_load_script_uncached_mix_asks_new_pairs(registry_path):
+    """One request in ten is a chain pair the service never answered: all of them are really distinct, and
+    every request succeeds."""
+    load = _load_module()
+    with load.serve(registry=str(registry_path)) as url:
+        built = load._with_uncached(url, [(b"hot", 200)], lambda items: [(repr(items).encode(), 200)], 300)
+        figures = load.run_sync(load.run_load(url, requests=300, concurrency=4, mix="uncached", max_seconds=120))
+    cold = [payload for payload, _ in built if payload != b"hot"]
+    assert len(cold) == 300 // load.UNCACHED_EVERY and len(set(cold)) == len(cold)
+    assert figures["errors"] == 0, figures["error_samples"]
+    assert figures["requests"] == 300 and set(figures["statuses"]) <= {200, 404}
