@@ -604,8 +604,9 @@ class _Router:
         self._first_dest: dict[tuple[str, bool], tuple[str, tuple[Asset, ...]]] = {}
         self._held_listed: dict[str, tuple[Asset, ...]] = {}
         # CCTP-like families: root key -> chain -> members that can end a route on that chain.
-        self._family_reach: dict[tuple[str, str], dict[str, tuple[Asset, ...]]] = {}
-        self._family_chains: dict[tuple[str, str], frozenset[str]] = {}
+        # root -> (chain -> members that can end a route there, every such routable chain): one entry, set
+        # at once, so a reader in another thread never sees half of it
+        self._family_reach: dict[tuple[str, str], tuple[dict[str, tuple[Asset, ...]], frozenset[str]]] = {}
 
     # -- assets ------------------------------------------------------------------------------
 
@@ -752,9 +753,9 @@ class _Router:
     def _family(self, root: tuple[str, str]) -> tuple[dict[str, tuple[Asset, ...]], frozenset[str]]:
         """For a family linked through its *root*: chain -> members whose routes can end there, in
         family order, and every such chain. Built once per generation: O(members x reach)."""
-        reach = self._family_reach.get(root)
-        if reach is not None:
-            return reach, self._family_chains[root]
+        found = self._family_reach.get(root)
+        if found is not None:
+            return found
         lists: dict[str, list[Asset]] = {}
         for key in self.e._families[root][0]:
             member = self._resolve(key)
@@ -768,10 +769,9 @@ class _Router:
         table = {chain: tuple(members) for chain, members in lists.items()}
         with self._lock:
             if root not in self._family_reach:
-                self._family_reach[root] = table
-                self._family_chains[root] = frozenset(c for c in table if c in self.routable)
+                self._family_reach[root] = (table, frozenset(c for c in table if c in self.routable))
                 self.weight += sum(len(v) for v in table.values()) // 8 + len(table) + 1
-        return self._family_reach[root], self._family_chains[root]
+        return self._family_reach[root]
 
     def departures(self, asset: Asset) -> tuple[_Departure, ...]:
         """Ways to cross one bridge from *asset*.

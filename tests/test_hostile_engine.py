@@ -195,7 +195,11 @@ def test_generations_keep_answers_identical_under_concurrency(registry_path: Pat
 
     def worker(n: int) -> None:
         for round_ in range(2):
-            got = answers(churned, n + round_)
+            try:
+                got = answers(churned, n + round_)
+            except Exception as exc:  # an exception in a thread must fail the test, not only warn
+                failures.append(f"thread {n} round {round_}: {exc!r}")
+                continue
             if got != expected:
                 failures.append(f"thread {n} round {round_}")
 
