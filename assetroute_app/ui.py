@@ -112,12 +112,7 @@ def page_frame() -> None:
 # -- registry ----------------------------------------------------------------------------------------
 
 
-_STORE = RegistryStore()
-
-
-def _store() -> RegistryStore:
-    """One store per process: every session shares the loaded registry."""
-    return _STORE
+_STORE = RegistryStore()  # one store per process: every session shares the loaded registry
 
 
 def warm_up() -> None:
@@ -182,7 +177,7 @@ def get_registry() -> Registry:
 
 
 def _mainnet_registry() -> Registry:
-    store = _store()
+    store = _STORE
     source = registry_source()
     reg = store.peek(source)
     if reg is not None:

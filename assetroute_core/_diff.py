@@ -488,8 +488,8 @@ def _symbol(asset: Asset) -> str:
 
 def _sources(r: _Router, source: str, no_meta: bool) -> Iterable[Asset]:
     # Without include_no_metadata_assets only listed instances can be sources: skip deriving the
-    # chain's vouchers (the engine's own per-chain list of its listed instances).
-    return r.held(source) if no_meta else r.e._listed_by_chain.get(source, ())
+    # chain's vouchers, as the lookup does.
+    return r.held(source) if no_meta else r.held_listed(source)
 
 
 def _asset_rows(r: _Router, asset: Asset, source: str, dests: Mapping[str, str], flags: Mapping[str, bool],

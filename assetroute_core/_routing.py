@@ -844,9 +844,16 @@ class _Router:
 
     # -- routes ------------------------------------------------------------------------------
 
-    def _tail(self, u: _Unwind, chain: str) -> tuple[Asset, tuple[_Step, ...]] | None:
-        """From an unwind, the canonical instance on *chain* and the steps to it."""
-        canon = self.canonical(u.root, chain)
+    def _tail(self, u: _Unwind, chain: str, canon_memo: dict[int, tuple[Asset, _Step | None] | None] | None = None,
+              ) -> tuple[Asset, tuple[_Step, ...]] | None:
+        """From an unwind, the canonical instance on *chain* and the steps to it.
+
+        *canon_memo* is ``_canon_memo[chain]``, passed by a loop over one destination.
+        """
+        root = u.stages[-1]
+        canon = _MISSING if canon_memo is None else canon_memo.get(id(root), _MISSING)
+        if canon is _MISSING:
+            canon = self.canonical(root, chain)
         if canon is None:
             return None
         target, hop = canon
@@ -912,42 +919,18 @@ class _Router:
 
     def _ibc_route(self, source: Asset, u: _Unwind, chain: str,
                    canon_memo: dict[int, tuple[Asset, _Step | None] | None] | None = None) -> Route | None:
-        """The one route of an instance that no bridge leaves from: unwind, then the canonical hop.
-
-        *canon_memo* is ``_canon_memo[chain]``, passed by a loop over one destination.
-        """
-        stages = u.stages
-        root = stages[-1]
-        canon = _MISSING if canon_memo is None else canon_memo.get(id(root), _MISSING)
-        if canon is _MISSING:
-            canon = self.canonical(root, chain)
-        if canon is None:
+        """The one route of an instance that no bridge leaves from: unwind, then the canonical hop
+        (``None`` when it is its own canonical instance there, or has none)."""
+        tail = self._tail(u, chain, canon_memo)
+        if tail is None or not tail[1]:
             return None
-        target, hop = canon
-        if target is source:
-            return None
-        for i, stage in enumerate(stages):  # is the target a stage of the unwind? (identity: interned)
-            if stage is target:
-                steps = u.steps[:i]
-                break
-        else:
-            steps = (*u.steps, hop)
-        n = len(steps)
-        txs = 1
-        if n > 1:  # every intermediate chain was reached by IBC, and passes the transfer on only with PFM
-            pfm = self._pfm
-            for step in steps[:-1]:
-                if step.to_chain not in pfm or step.into_wasm:
-                    txs += 1
-        return new_route(source, target, txs, _IBC_ONLY, n, n, steps, self._rules)
+        return self._route(source, tail[0], tail[1], ibc_only=True)
 
     def best_routes(self, source: Asset, chain: str) -> dict[str, Route]:
         """The best route to each distinct destination denom on *chain*."""
         if not self.departures(source):  # the common case: IBC only, at most one route
-            tail = self._tail(self.unwind(source), chain)
-            if tail is None or not tail[1]:
-                return {}
-            return {tail[0].denom: self._route(source, tail[0], tail[1], ibc_only=True)}
+            route = self._ibc_route(source, self._unwinds[id(source)], chain)
+            return {} if route is None else {route.dest.denom: route}
         best: dict[str, Route] = {}
         for route in self.candidate_routes(source, chain):
             current = best.get(route.dest.denom)
@@ -1066,21 +1049,24 @@ class _Router:
         return sorted(c for c in chains if c in self.routable)
 
     def _route(self, source: Asset, dest: Asset, steps: tuple[_Step, ...], *, ibc_only: bool = False) -> Route:
-        e = self.e
+        """The route along *steps* (*ibc_only*: the caller knows every step is an IBC hop)."""
+        n = len(steps)
         if ibc_only or all(step.kind == "IBC" for step in steps):
-            # Fast path: every intermediate chain was reached by IBC and passes on only with PFM.
-            pfm = e._pfm
+            # Every intermediate chain was reached by IBC, and passes the transfer on only with PFM.
             txs = 1
-            for step in steps[:-1]:
-                if step.to_chain not in pfm or step.into_wasm:
-                    txs += 1
-            return new_route(source, dest, txs, _IBC_ONLY, len(steps), len(steps), steps, e.rules)
+            if n > 1:
+                pfm = self._pfm
+                for step in steps[:-1]:
+                    if step.to_chain not in pfm or step.into_wasm:
+                        txs += 1
+            return new_route(source, dest, txs, _IBC_ONLY, n, n, steps, self._rules)
+        e = self.e
         ops, new_ops, new_txs = e.rules.flags(steps)
         bridges: list[str] = []
         for op in ops:
             if not bridges or bridges[-1] != op:
                 bridges.append(op)
-        return new_route(source, dest, sum(new_txs), tuple(bridges), sum(new_ops), len(steps), steps, e.rules)
+        return new_route(source, dest, sum(new_txs), tuple(bridges), sum(new_ops), n, steps, e.rules)
 
 
 def _held_order(a: Asset) -> tuple[bool, str, str, str]:
