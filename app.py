@@ -8,7 +8,9 @@ the scripts in ``pages/`` listed in :data:`assetroute_app.ui.PAGES`; see
 
 This file is read twice.  ``streamlit run`` finds the ``st.App`` below and imports the file as a
 module to serve it: the app's lifespan then loads the registry in the background as the server
-starts, while the first browser is still loading the front end (:func:`assetroute_app.ui.warm_up`).
+starts, while the first browser is still loading the front end (:func:`assetroute_app.ui.warm_up`),
+and its route lets a tab start the import of the result pages' libraries once its first page is on
+screen (:mod:`assetroute_app.serving`).
 Each session runs the file as its script (``__name__`` is ``"__main__"`` there), which draws the app.
 """
 
@@ -21,6 +23,6 @@ if __name__ == "__main__":  # a session's script run
 else:  # imported by `streamlit run` (or an ASGI server: `uvicorn app:app`) to serve the app
     import streamlit as st
 
-    from assetroute_app.serving import lifespan
+    from assetroute_app.serving import lifespan, routes
 
-    app = st.App(__file__, lifespan=lifespan)
+    app = st.App(__file__, lifespan=lifespan, routes=routes(st.get_option("server.baseUrlPath")))

@@ -1,8 +1,15 @@
-"""The server-start hook of the dashboard: ``app.py``'s ``st.App`` lifespan.
+"""The server side of the dashboard's start: ``app.py``'s ``st.App`` lifespan and its one route.
 
-Starts :func:`assetroute_app.ui.warm_up` in a background thread as the server starts and returns at
-once (the server does not wait for it): the registry load and the first page's imports overlap the
-time the first browser spends loading the front end.  Imports nothing heavy itself.
+* :func:`lifespan` starts :func:`assetroute_app.ui.warm_up` (the registry load) in a background
+  thread as the server starts and returns at once: the load overlaps the time the first browser
+  spends loading the front end.
+* ``POST /_assetroute/warm-up`` (:func:`routes`) starts importing the result pages' libraries
+  (pandas, plotly, pyvis: about a second, :func:`assetroute_app.store.preload_view_libraries`),
+  once per process.  A tab calls it when its first page has settled (:mod:`assetroute_app.prefetch`):
+  started earlier, that second holds the interpreter's lock while the same process serves the
+  first page's front-end code, and the page shows later.  It takes no input and answers 204.
+
+Imports nothing heavy itself.
 """
 
 from __future__ import annotations
@@ -12,7 +19,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-__all__ = ["lifespan"]
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+__all__ = ["WARM_UP_PATH", "lifespan", "routes", "start_view_warm_up"]
+
+WARM_UP_PATH = "_assetroute/warm-up"  # relative to the app's root URL
+
+_lock = threading.Lock()
+_view_warm_up: threading.Thread | None = None
 
 
 def _warm_up() -> None:
@@ -23,6 +39,35 @@ def _warm_up() -> None:
 
 @asynccontextmanager
 async def lifespan(app: Any) -> AsyncIterator[None]:
-    """Start the warm-up thread, then serve."""
+    """Start the registry load in a background thread, then serve."""
     threading.Thread(target=_warm_up, name="assetroute-warm-up", daemon=True).start()
     yield
+
+
+def start_view_warm_up() -> bool:
+    """Import the result pages' libraries in a background thread, once per process; ``True`` if this
+    call started it."""
+    global _view_warm_up
+    with _lock:
+        if _view_warm_up is not None:
+            return False
+        from .store import preload_view_libraries
+
+        _view_warm_up = threading.Thread(target=preload_view_libraries, name="assetroute-view-warm-up", daemon=True)
+        _view_warm_up.start()
+        return True
+
+
+async def _warm_up_endpoint(request: Request) -> Response:
+    start_view_warm_up()
+    return Response(status_code=204)
+
+
+def routes(base_url_path: str = "") -> list[Route]:
+    """The dashboard's own routes, under the server's ``server.baseUrlPath``.
+
+    >>> [r.path for r in routes("dash/")]
+    ['/dash/_assetroute/warm-up']
+    """
+    base = base_url_path.strip("/")
+    return [Route(f"/{base + '/' if base else ''}{WARM_UP_PATH}", _warm_up_endpoint, methods=["POST"])]

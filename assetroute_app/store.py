@@ -102,7 +102,9 @@ def preload_view_libraries() -> None:
     """Import what the first result page needs (pandas, plotly, pyvis and its templates).
 
     About a second of imports that a fresh process otherwise pays on the first submit; the
-    dashboard runs this in a background thread at start-up, while the browser loads the front end.
+    dashboard runs this in a background thread once the first page of a tab has settled
+    (``POST _assetroute/warm-up``, :mod:`assetroute_app.serving`), not before: it would slow that
+    page down.
     """
     import pandas as pd
     import plotly.express as px

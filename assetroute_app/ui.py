@@ -26,8 +26,8 @@ The frame and deep links
 from __future__ import annotations
 
 import contextvars
+import functools
 import os
-import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -38,8 +38,10 @@ from assetroute_core import AssetRouteError, Registry, RemoteServiceError, Reque
 from assetroute_core.drawing import GraphSpec, render_html
 
 from .backends import EmbeddedBackend, RemoteBackend, validate_base_url
+from .prefetch import result_chunks, settled_script
+from .serving import WARM_UP_PATH
 from .state import Problem, params_signature
-from .store import LogoHosts, RegistryStore, preload_view_libraries
+from .store import LogoHosts, RegistryStore
 from .tables import (
     quality_counts,
     quality_csv,
@@ -90,17 +92,13 @@ def _home() -> None:
 
 
 def run_app() -> None:
-    """The body of ``app.py``: the frame, the chosen page inside it, then the background warm-up."""
+    """The body of ``app.py``: the frame, then the chosen page inside it."""
     page = _frame()
     token = _in_app.set(True)
     try:
         page.run()
     finally:
         _in_app.reset(token)
-    # After the first page is on screen (not before: it would compete with it), import what result
-    # pages need, so the first submit of a fresh process does not pay for it.  A page waiting for a
-    # request stops before this line: await_query starts the warm-up then.
-    preload()
 
 
 def page_frame() -> None:
@@ -116,12 +114,13 @@ _STORE = RegistryStore()  # one store per process: every session shares the load
 
 
 def warm_up() -> None:
-    """Load the registry, and import what the first page's tables need (pandas, pyarrow).
+    """Load the registry.
 
     Run in a background thread as the server starts (``app.py``'s lifespan): the first page finds
     the registry loaded (or waits for the load under way).  A failed load is left to the first
-    page, which loads again and shows why.  What result pages need besides is imported later, once
-    the first page is on screen (:func:`preload`): here it would compete with the first page.
+    page, which loads again and shows why.  The first page draws no table, so pandas and the
+    result pages' libraries are imported later, once it is on screen (:mod:`.serving`): here they
+    would compete with the server sending the front end to the first browser.
     """
     import inspect
 
@@ -129,8 +128,6 @@ def warm_up() -> None:
         _STORE.get(registry_source())
     except Exception:
         return
-    import pandas  # noqa: F401  (the sidebar's tables)
-    import pyarrow  # noqa: F401
 
     # The first element a Streamlit process draws walks the stack with ``inspect`` (its check for a
     # REPL), which resolves the file of every module loaded so far, once: up to 0.3 s on the first
@@ -141,19 +138,6 @@ def warm_up() -> None:
 def registry_source() -> str | None:
     """``$ASSETROUTE_REGISTRY`` if set; else ``None`` (``load_registry``'s default resolution)."""
     return os.environ.get("ASSETROUTE_REGISTRY") or None
-
-
-@st.cache_resource(show_spinner=False)
-def _preload() -> threading.Thread:
-    """Once per process: import the result pages' libraries in the background (see the core helper)."""
-    thread = threading.Thread(target=preload_view_libraries, name="assetroute-preload", daemon=True)
-    thread.start()
-    return thread
-
-
-def preload() -> None:
-    """Start the once-per-process background import of the result pages' libraries."""
-    _preload()
 
 
 @st.cache_resource(show_spinner=False, max_entries=2)
@@ -285,17 +269,28 @@ def sidebar(reg: Registry) -> None:
         c2.metric("IBC channels", counts.get("usable_transfer_channels", 0), help="usable transfer channels")
         c1.metric("Listed assets", counts.get("listed_assets", 0))
         c2.metric("Bridge links", counts.get("bridge_links", 0))
-        with st.expander("All counts"):
-            st.dataframe({"count": counts}, width="stretch")
+        counts_box = st.expander("All counts", key="sidebar_counts", on_change="rerun")
+        if counts_box.open:  # drawn when opened: the landing page draws no data grid (see prefetch)
+            counts_box.dataframe({"count": counts}, width="stretch")
         _quality(reg)
         st.caption("Data: Chain Registry, by the cosmos/chain-registry contributors (CC BY 4.0).")
+        st.html(_settled_script(), unsafe_allow_javascript=True)
+
+
+@functools.cache
+def _settled_script() -> str:
+    """Once a tab's page has settled: start the server's warm-up, load the result pages' front-end code."""
+    return settled_script(result_chunks(), WARM_UP_PATH)
 
 
 def _quality(reg: Registry) -> None:
     """The data-quality report: counts per severity, errors first, the first few rows, a download."""
     issues = reg.quality
     counts = quality_counts(issues)
-    with st.expander(f"Data-quality warnings ({len(issues)})", expanded=False):
+    box = st.expander(f"Data-quality warnings ({len(issues)})", key="sidebar_quality", on_change="rerun")
+    if not box.open:  # drawn when opened, its table too: the landing page draws no data grid
+        return
+    with box:
         if not issues:
             st.write("No problems found.")
             return
@@ -404,7 +399,6 @@ def await_query(state: dict[str, Any], backend_obj: object, hint: str) -> Any:
     if state["active"] is None or backend_obj is None:
         if not state["problems"]:
             st.info(f"{hint} The address bar keeps the request, so the link can be shared.", icon=":material/info:")
-        preload()  # the page now waits for the user: warm up what the answer will need
         st.stop()
     return state["active"]
 
@@ -448,6 +442,69 @@ def run_lookup(kind: str, backend_obj: Any, query: Any, call: Callable[[], Any])
         cache.pop(next(iter(cache)))
     cache[key] = result
     return result
+
+
+# -- the table first ---------------------------------------------------------------------------------
+
+CHARTS_READY = "charts_ready"  # session key: this tab has drawn charts (it has their front-end code)
+
+# Reports, once, that the page's results table has painted its rows (or after *timeout_ms*).
+_PAINT_SIGNAL_JS = """
+export default function ({ data, setTriggerValue }) {
+  let stopped = false;
+  const started = performance.now();
+  const poll = () => {
+    if (stopped) return;
+    if (document.querySelector(data.selector) || performance.now() - started > data.timeout_ms) {
+      requestAnimationFrame(() => requestAnimationFrame(() => {
+        if (!stopped) setTriggerValue("painted", true);
+      }));
+    } else {
+      setTimeout(poll, 30);
+    }
+  };
+  poll();
+  return () => { stopped = true; };
+}
+"""
+# The main area's data grid canvas: it draws the rows in the frame it appears (the grid's accessible copy
+# of the rows, in the DOM, comes about 0.3 s later), so two frames after it the table is on screen.
+TABLE_PAINTED = "[data-testid='stMain'] [data-testid='stDataFrame'] canvas[data-testid='data-grid-canvas']"
+
+
+@functools.cache
+def _paint_signal() -> Any:
+    return st.components.v2.component("assetroute.table_painted", js=_PAINT_SIGNAL_JS)
+
+
+def _charts_now() -> None:
+    st.session_state[CHARTS_READY] = True
+
+
+def charts_ready(page: str) -> bool:
+    """Whether a result page may draw its graphs and charts in this run; call it after the table.
+
+    The first answer a browser tab shows draws its table alone.  The charts' front-end code
+    (plotly's chunk: about 0.8 s of the tab's main thread, in one task) would otherwise be
+    evaluated while the table paints, and hold its rows back.  A small component reports when
+    the table has painted (two frames after its grid's canvas appears, :data:`TABLE_PAINTED`);
+    that reruns the script, and the charts are drawn then.  From
+    then on the tab has that code, and its later answers draw table and charts in one run.
+    """
+    if st.session_state.get(CHARTS_READY):
+        return True
+    _paint_signal()(key=f"{page}_table_painted", data={"selector": TABLE_PAINTED, "timeout_ms": 5000},
+                    on_painted_change=_charts_now, height=0)
+    return False
+
+
+def after_table(page: str, draw: Callable[[], None], *, what: str) -> None:
+    """Draw a result page's graphs and charts with *draw*, after its table: at once when the tab has drawn
+    charts before, else once the table has painted (:func:`charts_ready`), with a caption meanwhile."""
+    if charts_ready(page):
+        draw()
+    else:
+        st.caption(f"Drawing {what}…")
 
 
 # -- graphs ------------------------------------------------------------------------------------------

@@ -167,36 +167,45 @@ else:  # nothing selected (the URL's pair, if valid, is the table's default sele
     if "pair" in st.query_params and pair_index is not None:
         del st.query_params["pair"]
 
-path_col, chart_col = st.columns([3, 2], gap="large")
-with path_col:
-    st.subheader("Bridge path", anchor=False)
-    shown = selected if selected is not None else 0
-    pair = result.pairs[shown]
-    src_meta = pair.asset_on_source.metadata
-    sym = src_meta.symbol if src_meta else pair.asset_on_source.denom
-    st.markdown(f"**{md_escape(sym)}** · {pair.txs_required} transaction(s) · {md_escape(' → '.join(pair.bridges))}  \n"
-                f"{md_code(pair.asset_on_source.denom, limit=70)} → {md_code(pair.asset_on_dest.denom, limit=70)}"
-                + ("" if selected is not None else "  \n*First row shown — select a row in the table to change it.*"))
-    if pair.route is None:
-        st.info("Route graphs are only available with the embedded registry: the HTTP API returns the pairs "
-                "(`txs_required`, `bridges`) but not the hops behind them.", icon=":material/info:")
-    else:
-        ui.graph(drawing.route_graph(pair.route, labels=names), height=230)
-        st.dataframe(
-            [{"hop": i + 1, "from": h.from_chain_id, "to": h.to_chain_id, "kind": h.kind,
-              "channel": h.channel or "", "counterparty": h.counterparty_channel or "",
-              "operation": h.operation, "new tx": "yes" if h.new_tx and i else ("first" if i == 0 else "no")}
-             for i, h in enumerate(pair.route.hops)],
-            hide_index=True, width="stretch",
-        )
-with chart_col:
-    st.subheader("Pairs by bridge path", anchor=False)
-    st.caption("How many pairs each bridge path carries, split by transactions needed.")
-    st.plotly_chart(drawing.pairs_summary(result, title=None, height=260),
-                    width="stretch", config={"displayModeBar": False})
 
-with st.expander("API response (exact JSON of `assets_between_chains`)"):
-    st.json(result.to_api(), expanded=1)
+def _path_and_chart() -> None:
+    path_col, chart_col = st.columns([3, 2], gap="large")
+    with path_col:
+        st.subheader("Bridge path", anchor=False)
+        shown = selected if selected is not None else 0
+        pair = result.pairs[shown]
+        src_meta = pair.asset_on_source.metadata
+        sym = src_meta.symbol if src_meta else pair.asset_on_source.denom
+        hint = "" if selected is not None else "  \n*First row shown — select a row in the table to change it.*"
+        st.markdown(f"**{md_escape(sym)}** · {pair.txs_required} transaction(s) · "
+                    f"{md_escape(' → '.join(pair.bridges))}  \n"
+                    f"{md_code(pair.asset_on_source.denom, limit=70)} → {md_code(pair.asset_on_dest.denom, limit=70)}"
+                    + hint)
+        if pair.route is None:
+            st.info("Route graphs are only available with the embedded registry: the HTTP API returns the pairs "
+                    "(`txs_required`, `bridges`) but not the hops behind them.", icon=":material/info:")
+        else:
+            ui.graph(drawing.route_graph(pair.route, labels=names), height=230)
+            st.dataframe(
+                [{"hop": i + 1, "from": h.from_chain_id, "to": h.to_chain_id, "kind": h.kind,
+                  "channel": h.channel or "", "counterparty": h.counterparty_channel or "",
+                  "operation": h.operation, "new tx": "yes" if h.new_tx and i else ("first" if i == 0 else "no")}
+                 for i, h in enumerate(pair.route.hops)],
+                hide_index=True, width="stretch",
+            )
+    with chart_col:
+        st.subheader("Pairs by bridge path", anchor=False)
+        st.caption("How many pairs each bridge path carries, split by transactions needed.")
+        st.plotly_chart(drawing.pairs_summary(result, title=None, height=260),
+                        width="stretch", config={"displayModeBar": False})
+
+
+# Drawn after the table; a tab's first answer draws them once the table has painted (ui.after_table).
+ui.after_table(PAGE, _path_and_chart, what="the bridge path and the chart")
+
+api = st.expander("API response (exact JSON of `assets_between_chains`)", key="bc_api", on_change="rerun")
+if api.open:  # drawn when opened: the whole answer as a JSON tree is heavy to send and to draw
+    api.json(result.to_api(), expanded=1)
 d1, d2, _ = st.columns([1, 1, 4])
 base = f"assets_between_{query.source_chain_id}_{query.dest_chain_id}"
 safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in base)[:120]

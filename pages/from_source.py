@@ -146,7 +146,7 @@ if not len(result):
     st.stop()
 
 # The visuals sit above the table but are drawn after it: the table (the answer) shows first
-# and the heavier graph and charts fill in above it.
+# and the heavier graph and charts fill in above it (on a tab's first answer, once it has painted).
 visual = st.container()
 group_title = "destination chain" if result.group_by == "chain_id" else "recommended symbol"
 st.markdown(f"**Destination assets** — grouped by {group_title}")
@@ -183,7 +183,8 @@ order = ["group", "logo", "symbol", "name", "recommended_symbol", "chain_id", "t
 st.dataframe(display, hide_index=True, width="stretch", key="fs_table", height=min(38 + 35 * len(table), 520),
              column_config=config, column_order=[c for c in order if c in table.columns and c not in hidden])
 
-with visual:
+
+def _graph_and_charts() -> None:
     left, right = st.columns([3, 2], gap="medium")
     with left:
         st.markdown("**Destination graph** — hover a chain or an edge to see the assets")
@@ -200,8 +201,13 @@ with visual:
         else:
             st.info("Reach charts need routes and are only drawn with the embedded registry.", icon=":material/info:")
 
-with st.expander("API response (exact JSON of `assets_from_source`)"):
-    st.json(result.to_api(), expanded=1)
+
+with visual:  # a tab's first answer draws them once the table has painted (ui.after_table)
+    ui.after_table(PAGE, _graph_and_charts, what="the destination graph and the reach charts")
+
+api = st.expander("API response (exact JSON of `assets_from_source`)", key="fs_api", on_change="rerun")
+if api.open:  # drawn when opened: the whole answer as a JSON tree is heavy to send and to draw
+    api.json(result.to_api(), expanded=1)
 d1, d2, _ = st.columns([1, 1, 4])
 base = f"assets_from_{query.source_asset_chain_id}_{query.source_asset_denom}"
 safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in base)[:120]

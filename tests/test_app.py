@@ -28,8 +28,12 @@ from assetroute_app import (
     md_escape,
     order_by_symbol,
     safe_logo,
+    serving,
     validate_base_url,
 )
+from assetroute_app.prefetch import RESULT_CHUNKS, result_chunks
+from assetroute_app.serving import WARM_UP_PATH
+from assetroute_app.ui import CHARTS_READY
 from assetroute_core import BetweenChainsOptions, Registry, load_registry
 from assetroute_core.network import chain_graph
 
@@ -45,10 +49,14 @@ MakeApp = Callable[..., AppTest]
 def make_app(registry_path: Path, monkeypatch: pytest.MonkeyPatch) -> MakeApp:
     """``make_app(page, **query_params)`` → an AppTest that has run once on that page."""
 
-    def make(page: str = "between", *, registry: Path | None = None, run: bool = True, **params: str | list[str]
-             ) -> AppTest:
+    def make(page: str = "between", *, registry: Path | None = None, run: bool = True, charts: bool = True,
+             **params: str | list[str]) -> AppTest:
+        """*charts*: the tab has already drawn charts, so an answer draws them in the same run (no browser
+        here reports the table painted; see ``test_first_answer_draws_its_table_before_the_charts``)."""
         monkeypatch.setenv("ASSETROUTE_REGISTRY", str(registry or registry_path))
         at = AppTest.from_file(APP, default_timeout=90)
+        if charts:
+            at.session_state[CHARTS_READY] = True
         for key, value in params.items():
             at.query_params[key] = value
         at.switch_page(PAGES[page])
@@ -102,6 +110,12 @@ def test_sidebar_shows_provenance_counts_and_quality(make_app: MakeApp, registry
     assert counts["Routable chains"] == str(dict(p.counts)["routable_chains"])
     labels = [e.label for e in at.sidebar.expander]
     assert f"Data-quality warnings ({len(registry.quality)})" in labels
+    # the expanders draw their tables when opened: the landing page has no data grid at all
+    assert not at.sidebar.dataframe and not at.main.dataframe
+    at.session_state["sidebar_quality"] = True  # what opening it in a browser sets
+    at.session_state["sidebar_counts"] = True
+    at.run()
+    assert {"count"} in [set(d.value.columns) for d in at.sidebar.dataframe]
     quality = next(d.value for d in at.sidebar.dataframe if {"severity", "file", "problem", "action"} <= set(
         d.value.columns))
     # only the first QUALITY_SHOWN issues reach the page, most severe first; the rest is a download
@@ -152,7 +166,10 @@ def test_between_chains_form(make_app: MakeApp, registry: Registry) -> None:
     # the URL now reproduces the request
     assert dict(at.query_params) == {"source_chain_id": "cosmoshub-4", "dest_chain_id": "osmosis-1",
                                      "allow_multi_tx": "true"}
-    # exact API response and downloads
+    # exact API response (drawn when its expander is opened) and downloads
+    assert not at.main.json
+    at.session_state["bc_api"] = True
+    at.run()
     assert json.loads(at.main.json[0].value) == json.loads(expected.to_json())
     assert [b.label for b in at.main.get("download_button")] == ["Download CSV", "Download JSON"]
     # the bridge path of the first row is drawn, with its channel
@@ -180,6 +197,53 @@ def test_between_chains_link_reproduces_the_query(make_app: MakeApp, registry: R
         assert hop.to_chain_id in graph
     assert "CCTP" in graph and "NEW TX" in graph
     assert any(expected.pairs[pair].asset_on_dest.denom in m for m in (x.value for x in at.main.markdown))
+
+
+@pytest.mark.parametrize(("page", "params", "plots"), [
+    ("between", {"source_chain_id": "cosmoshub-4", "dest_chain_id": "osmosis-1"}, 1),
+    ("from_source", {"source_asset_chain_id": "noble-1", "source_asset_denom": "uusdc"}, 2),
+])
+def test_first_answer_draws_its_table_before_the_charts(make_app: MakeApp, page: str, params: dict[str, str],
+                                                        plots: int) -> None:
+    at = make_app(page, charts=False, **params)  # a fresh tab: its first answer
+    no_exception(at)
+    assert len(table(at, "bc_table" if page == "between" else "fs_table")) > 0
+    assert not at.main.get("plotly_chart") and not iframes(at)
+    assert any(c.value.startswith("Drawing the") for c in at.main.caption)
+    signals = at.main.get("bidi_component")
+    assert len(signals) == 1
+    assert "data-grid-canvas" in str(signals[0].proto)  # it waits for the results grid's rows
+    at.session_state[CHARTS_READY] = True  # what the signal's callback sets once the table has painted
+    at.run()
+    no_exception(at)
+    assert len(at.main.get("plotly_chart")) == plots and len(iframes(at)) == 1
+    assert not at.main.get("bidi_component")
+    assert not any(c.value.startswith("Drawing the") for c in at.main.caption)
+
+
+def test_settled_page_warms_up_the_tab_and_the_server(make_app: MakeApp) -> None:
+    chunks = result_chunks()
+    assert [c.split(".")[0] for c in chunks] == list(RESULT_CHUNKS)  # each found exactly once
+    assert not any(c.startswith("PlotlyChart") for c in chunks)  # 0.8 s in one task: never ahead of a click
+    at = make_app()
+    scripts = [h.proto.body for h in at.sidebar.get("html")]
+    assert len(scripts) == 1 and "<script>" in scripts[0]
+    for needle in (*chunks, WARM_UP_PATH):
+        assert f'"{needle}"' in scripts[0]
+    # the route the script posts to: 204, and the import of the result pages' libraries starts once
+    import asyncio
+
+    import httpx
+    from starlette.applications import Starlette
+
+    async def call(method: str) -> int:
+        transport = httpx.ASGITransport(app=Starlette(routes=serving.routes()))
+        async with httpx.AsyncClient(transport=transport, base_url="http://dashboard") as client:
+            return (await client.request(method, "/" + WARM_UP_PATH)).status_code
+
+    assert asyncio.run(call("POST")) == 204
+    assert serving.start_view_warm_up() is False  # already started, by the request above or earlier
+    assert asyncio.run(call("GET")) == 405
 
 
 def test_between_chains_grouped_by_symbol(make_app: MakeApp, registry: Registry) -> None:
@@ -368,6 +432,9 @@ def test_remote_backend_gives_the_same_tables(make_app: MakeApp, live_server: st
     no_exception(remote)
     assert not messages(remote)
     pd.testing.assert_frame_equal(table(remote, "bc_table"), table(embedded, "bc_table"))
+    for run in (remote, embedded):
+        run.session_state["bc_api"] = True
+        run.run()
     assert remote.main.json[0].value == embedded.main.json[0].value
     assert any("only available with the embedded registry" in m for m in messages(remote, "info"))
     assert iframes(remote) == []  # no route graph without routes

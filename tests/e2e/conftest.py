@@ -37,10 +37,12 @@ from .harness import (
     results_grid,
     wait_for_app,
     wait_for_landing,
+    wait_for_results,
+    wait_for_table_painted,
 )
 
 __all__ = ["HOSTILE", "REPO", "StreamlitServer", "main_table_rows", "pick", "results_grid", "screenshot",
-           "settle", "wait_for_app"]
+           "settle", "wait_for_app", "wait_for_results", "wait_for_table_painted"]
 
 HOSTILE = REPO / "tests" / "fixtures" / "hostile_registry"
 SCREENSHOTS = REPO / "docs" / "screenshots"
@@ -58,8 +60,10 @@ for (const name of ['alert', 'confirm', 'prompt']) {
 
 
 def settle(page: Any, *, extra_ms: int = 1200) -> None:
-    """Wait for the app, then give canvases (grid, plotly, vis-network) a moment to paint."""
+    """Wait for the app and its graphs and charts, then give canvases (grid, plotly, vis-network) a moment
+    to paint."""
     wait_for_app(page)
+    wait_for_results(page)
     page.wait_for_timeout(extra_ms)
 
 
