@@ -13,9 +13,11 @@ a median over *runs* rounds measured in the same process, one round after anothe
   form visible, the script finished and no skeleton left; the ratio to the bare app (goal <= 1.5x).
   Each round starts the bare app and the dashboard twice (once per lookup page below);
 * per lookup page, on a fresh server per round: the first submit, from the click to the results
-  table's grid visible with its first row (goal <= 0.8 s), and till the whole page (graphs and
-  charts too) has finished; then the same query submitted again on the same server from a new
-  browser session (warm process, the session's own cache empty), and the first/warm ratio (goal <= 2x).
+  grid showing its first row on its canvas (goal <= 0.8 s; ``wait_for_table_painted`` in
+  :mod:`tests.e2e.harness`), to the grid's accessible rows written in the DOM (about 0.3 s later;
+  what stops 18 and 19 reported), and till the whole page (graphs and charts too) has finished;
+  then the same query submitted again on the same server from a new browser session (warm
+  process, the session's own cache empty), and the first/warm ratio (goal <= 2x).
   The same query submitted once more in the first tab (its table already on screen) is reported too,
   from the click to the end of the rerun it starts.
   Between chains asks osmosis-1 → cosmoshub-4 with the form's default flags; From source asks the
@@ -47,9 +49,10 @@ from tests.e2e.harness import (  # noqa: E402
     StreamlitServer,
     main_table_rows,
     pick,
-    results_grid,
     wait_for_app,
     wait_for_landing,
+    wait_for_results,
+    wait_for_table_painted,
 )
 
 BARE_APP = 'import streamlit as st; st.write("hello")\n'
@@ -73,15 +76,17 @@ def _cold_start(browser: Any, server: StreamlitServer, rendered: Callable[[Any],
     return context, page, time.perf_counter() - server.started
 
 
-def _submit(page: Any, button: str) -> tuple[float, float]:
-    """Click *button*: seconds to the results grid visible with a row, and to the page finished."""
+def _submit(page: Any, button: str) -> tuple[float, float, float]:
+    """Click *button*: seconds to the results grid showing its first row, to the grid's accessible rows
+    written, and to the page finished (graphs and charts too)."""
     started = time.perf_counter()
     page.get_by_role("button", name=button).click()
-    results_grid(page).wait_for(state="visible", timeout=60_000)
-    main_table_rows(page).first.wait_for(state="attached", timeout=60_000)
+    wait_for_table_painted(page, timeout=60_000)
     table = time.perf_counter() - started
-    wait_for_app(page, timeout=60_000)
-    return table, time.perf_counter() - started
+    main_table_rows(page).first.wait_for(state="attached", timeout=60_000)
+    rows = time.perf_counter() - started
+    wait_for_results(page, timeout=60_000)  # the graphs and charts, drawn once the table has painted
+    return table, rows, time.perf_counter() - started
 
 
 RERUN_WATCH = """() => {
@@ -149,7 +154,7 @@ def _dashboard_round(browser: Any, source: str, folder: Path, lookup: str) -> di
     try:
         context, page, cold = _cold_start(browser, server, wait_for_landing)
         prepare(page)
-        first_table, first_done = _submit(page, button)
+        first_table, first_rows, first_done = _submit(page, button)
         query = page.url.split("?", 1)[-1]
         same_tab = _resubmit(page, button)
         context.close()
@@ -157,12 +162,13 @@ def _dashboard_round(browser: Any, source: str, folder: Path, lookup: str) -> di
         page.goto(server.url + "/")
         wait_for_landing(page)
         prepare(page)
-        warm_table, warm_done = _submit(page, button)
+        warm_table, warm_rows, warm_done = _submit(page, button)
         if page.url.split("?", 1)[-1] != query:
             raise RuntimeError(f"the warm submit asked another query: {page.url} vs {query}")
         context.close()
-        return {"cold": cold, "healthy": server.healthy, "first": first_table, "first_done": first_done,
-                "warm": warm_table, "warm_done": warm_done, "same_tab": same_tab, "query": query}
+        return {"cold": cold, "healthy": server.healthy, "first": first_table, "first_rows": first_rows,
+                "first_done": first_done, "warm": warm_table, "warm_rows": warm_rows, "warm_done": warm_done,
+                "same_tab": same_tab, "query": query}
     finally:
         server.stop()
 
@@ -204,8 +210,10 @@ def bench_dashboard(source: str, runs: int = 5) -> dict[str, Any]:
         out[name] = {
             "query": rs[0]["query"],
             "first_submit_to_table_s": _median(first), "first_runs": [round(x, 3) for x in first],
+            "first_submit_to_dom_rows_s": _median([r["first_rows"] for r in rs]),
             "first_submit_to_page_done_s": _median([r["first_done"] for r in rs]),
             "warm_submit_to_table_s": _median(warm), "warm_runs": [round(x, 3) for x in warm],
+            "warm_submit_to_dom_rows_s": _median([r["warm_rows"] for r in rs]),
             "warm_submit_to_page_done_s": _median([r["warm_done"] for r in rs]),
             "first_to_warm_ratio": round(statistics.median(first) / statistics.median(warm), 2),
             "resubmit_same_tab_s": _median([r["same_tab"] for r in rs if r["same_tab"] is not None] or [float("nan")]),
