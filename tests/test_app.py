@@ -134,6 +134,22 @@ def test_sidebar_shows_provenance_counts_and_quality(make_app: MakeApp, registry
     assert [r.label for r in at.sidebar.radio] == ["Chains", "Answer lookups with"]  # world, then backend
 
 
+def test_root_draws_the_first_page_in_place(registry_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            registry: Registry) -> None:
+    """``/`` (an old ``/?…`` link too) draws Between chains itself: no hop to ``/between_chains``."""
+    monkeypatch.setenv("ASSETROUTE_REGISTRY", str(registry_path))
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.session_state[CHARTS_READY] = True
+    at.query_params["source_chain_id"] = "cosmoshub-4"
+    at.query_params["dest_chain_id"] = "osmosis-1"
+    at.run()
+    no_exception(at)
+    assert at.main.title[0].value == "Assets between chains"
+    assert len(table(at, "bc_table")) == len(registry.assets_between_chains("cosmoshub-4", "osmosis-1"))
+    assert dict(at.query_params) == {"source_chain_id": "cosmoshub-4", "dest_chain_id": "osmosis-1"}
+    assert "Routable chains" in {m.label for m in at.sidebar.metric}  # the frame is drawn once, in place
+
+
 def test_navigation_lists_the_three_pages(make_app: MakeApp) -> None:
     for page, title in (("between", "Assets between chains"), ("from_source", "Where can this asset go?"),
                         ("network", "Chain network")):

@@ -24,7 +24,7 @@ VIEWPORT = {"width": 1440, "height": 1000}
 # headless, no usage stats, no file watcher: how every test and benchmark runs Streamlit
 STREAMLIT_FLAGS = ("--server.headless", "true", "--browser.gatherUsageStats", "false",
                    "--server.fileWatcherType", "none")
-LANDING_HEADING = "Assets between chains"  # the first page of the dashboard (``/`` forwards to it)
+LANDING_HEADING = "Assets between chains"  # the first page of the dashboard (``/`` draws it)
 LANDING_BUTTON = "Find assets"
 
 
