@@ -25,4 +25,4 @@ else:  # imported by `streamlit run` (or an ASGI server: `uvicorn app:app`) to s
 
     from assetroute_app.serving import lifespan, routes
 
-    app = st.App(__file__, lifespan=lifespan, routes=routes(st.get_option("server.baseUrlPath")))
+    app = st.App(__file__, lifespan=lifespan, routes=routes())

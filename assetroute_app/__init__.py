@@ -9,9 +9,13 @@ browser lives here, split by concern, and none of these modules imports :mod:`st
 ``backends``
     Who answers the lookups: the embedded registry or a compatible HTTP service.
 ``store``
-    One registry load per process, and the background warm-up of the view libraries.
+    One registry load per process, and the warm-up of the view libraries.
 ``serving``
-    The lifespan of ``app.py``'s ``st.App``: loads the registry in the background as the server starts.
+    ``app.py``'s ``st.App`` lifespan (loads the registry in the background as the server starts)
+    and its one route, ``POST /_assetroute/warm-up`` (starts the warm-up of the view libraries).
+``frontend``
+    The browser side: the scripts the dashboard runs in a tab (warm-up once the first page has
+    settled, the table's paint signal) and the page parts they, the tests and the benchmark look for.
 ``tables``
     Tables, counts and the data-quality report built from results alone.
 ``text``

@@ -5,9 +5,12 @@
   spends loading the front end.
 * ``POST /_assetroute/warm-up`` (:func:`routes`) starts importing the result pages' libraries
   (pandas, plotly, pyvis: about a second, :func:`assetroute_app.store.preload_view_libraries`),
-  once per process.  A tab calls it when its first page has settled (:mod:`assetroute_app.prefetch`):
+  once per process.  A tab calls it when its first page has settled (:mod:`assetroute_app.frontend`):
   started earlier, that second holds the interpreter's lock while the same process serves the
   first page's front-end code, and the page shows later.  It takes no input and answers 204.
+  It is matched under any prefix (``/<server.baseUrlPath>/_assetroute/warm-up``), so that building
+  the app reads no configuration: ``app.py`` is imported before Streamlit has found the app's own
+  ``.streamlit/config.toml``.
 
 Imports nothing heavy itself.
 """
@@ -23,9 +26,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-__all__ = ["WARM_UP_PATH", "lifespan", "routes", "start_view_warm_up"]
+from .frontend import WARM_UP_PATH
 
-WARM_UP_PATH = "_assetroute/warm-up"  # relative to the app's root URL
+__all__ = ["lifespan", "routes", "start_view_warm_up"]
 
 _lock = threading.Lock()
 _view_warm_up: threading.Thread | None = None
@@ -63,11 +66,12 @@ async def _warm_up_endpoint(request: Request) -> Response:
     return Response(status_code=204)
 
 
-def routes(base_url_path: str = "") -> list[Route]:
-    """The dashboard's own routes, under the server's ``server.baseUrlPath``.
+def routes() -> list[Route]:
+    """The dashboard's own routes, matched under any base URL path.
 
-    >>> [r.path for r in routes("dash/")]
-    ['/dash/_assetroute/warm-up']
+    >>> [r.path for r in routes()]
+    ['/{base:path}_assetroute/warm-up']
+    >>> bool(routes()[0].path_regex.match("/dash/_assetroute/warm-up"))
+    True
     """
-    base = base_url_path.strip("/")
-    return [Route(f"/{base + '/' if base else ''}{WARM_UP_PATH}", _warm_up_endpoint, methods=["POST"])]
+    return [Route(f"/{{base:path}}{WARM_UP_PATH}", _warm_up_endpoint, methods=["POST"])]

@@ -17,12 +17,13 @@ The frame and deep links
     navigation mode for good.  Only public Streamlit API; no script is executed twice.
 
     Streamlit serves the default page at ``/`` only (its ``url_path`` is always empty), so a
-    page that is the default cannot also answer ``/between_chains``.  The default is therefore
-    a hidden second page of the first page's script: ``/`` draws the first page of
-    :data:`PAGES` in place (a page's identity is its ``url_path``, not its file), and that page
-    also has its own URL in the navigation.  ``/?…`` and ``/between_chains?…`` links both work.
-    (Until stop 19, ``/`` sent the browser on to ``/between_chains`` with ``st.switch_page``: a
-    round trip and a second script run, about 0.2 s of the first page's cold start.)
+    page that is the default cannot also answer ``/between_chains``.  The first page of
+    :data:`PAGES` is therefore the default, drawn at ``/`` and marked in the navigation there,
+    and its script is also a second, hidden page at ``/between_chains`` (a page's identity is
+    its ``url_path``, not its file): ``/?…`` and ``/between_chains?…`` links both work, and
+    neither sends the browser on.  (Before, ``/`` was a hidden page that did, with
+    ``st.switch_page``: a round trip and a second script run, about 0.2 s of the first page's
+    cold start.)
 """
 
 from __future__ import annotations
@@ -40,8 +41,7 @@ from assetroute_core import AssetRouteError, Registry, RemoteServiceError, Reque
 from assetroute_core.drawing import GraphSpec, render_html
 
 from .backends import EmbeddedBackend, RemoteBackend, validate_base_url
-from .prefetch import result_chunks, settled_script
-from .serving import WARM_UP_PATH
+from .frontend import PAINT_SIGNAL_JS, PENDING_PREFIX, RESULTS_GRID, result_chunks, settled_script
 from .state import Problem, params_signature
 from .store import LogoHosts, RegistryStore
 from .tables import (
@@ -60,7 +60,7 @@ Q = TypeVar("Q")
 DEFAULT_REMOTE = os.environ.get("ASSETROUTE_API_URL", "http://127.0.0.1:8000")
 QUALITY_SHOWN = 20  # issues shown in the sidebar; the whole report is a download
 
-# (file stem in pages/ = url_path, title, icon); `/` forwards to the first.
+# (file stem in pages/ = url_path, title, icon); the first is also the default page, at `/`.
 PAGES: tuple[tuple[str, str, str], ...] = (
     ("between_chains", "Between chains", ":material/swap_horiz:"),
     ("from_source", "From source", ":material/hub:"),
@@ -79,10 +79,11 @@ def _frame() -> Any:
     """Page config, registry, sidebar and navigation; returns the page Streamlit resolved."""
     st.set_page_config(page_title="assetroute · cross-chain token routes", page_icon=":material/route:",
                        layout="wide", initial_sidebar_state="expanded")
-    stem, title, icon = PAGES[0]
-    home = st.Page(f"pages/{stem}.py", title=title, icon=icon, url_path="home", default=True, visibility="hidden")
-    pages = [st.Page(f"pages/{stem}.py", title=title, icon=icon, url_path=stem) for stem, title, icon in PAGES]
-    page = st.navigation([home, *pages], position="top")
+    (stem, title, icon), *rest = PAGES
+    first = st.Page(f"pages/{stem}.py", title=title, icon=icon, url_path="home", default=True)  # at `/`
+    alias = st.Page(f"pages/{stem}.py", title=title, icon=icon, url_path=stem, visibility="hidden")
+    pages = [st.Page(f"pages/{stem}.py", title=title, icon=icon, url_path=stem) for stem, title, icon in rest]
+    page = st.navigation([first, alias, *pages], position="top")
     sidebar(get_registry())
     return page
 
@@ -266,7 +267,7 @@ def sidebar(reg: Registry) -> None:
         c1.metric("Listed assets", counts.get("listed_assets", 0))
         c2.metric("Bridge links", counts.get("bridge_links", 0))
         counts_box = st.expander("All counts", key="sidebar_counts", on_change="rerun")
-        if counts_box.open:  # drawn when opened: the landing page draws no data grid (see prefetch)
+        if counts_box.open:  # drawn when opened: the first page draws no data grid (see .frontend)
             counts_box.dataframe({"count": counts}, width="stretch")
         _quality(reg)
         st.caption("Data: Chain Registry, by the cosmos/chain-registry contributors (CC BY 4.0).")
@@ -276,7 +277,7 @@ def sidebar(reg: Registry) -> None:
 @functools.cache
 def _settled_script() -> str:
     """Once a tab's page has settled: start the server's warm-up, load the result pages' front-end code."""
-    return settled_script(result_chunks(), WARM_UP_PATH)
+    return settled_script(result_chunks())
 
 
 def _quality(reg: Registry) -> None:
@@ -444,33 +445,9 @@ def run_lookup(kind: str, backend_obj: Any, query: Any, call: Callable[[], Any])
 
 CHARTS_READY = "charts_ready"  # session key: this tab has drawn charts (it has their front-end code)
 
-# Reports, once, that the page's results table has painted its rows (or after *timeout_ms*).
-_PAINT_SIGNAL_JS = """
-export default function ({ data, setTriggerValue }) {
-  let stopped = false;
-  const started = performance.now();
-  const poll = () => {
-    if (stopped) return;
-    if (document.querySelector(data.selector) || performance.now() - started > data.timeout_ms) {
-      requestAnimationFrame(() => requestAnimationFrame(() => {
-        if (!stopped) setTriggerValue("painted", true);
-      }));
-    } else {
-      setTimeout(poll, 30);
-    }
-  };
-  poll();
-  return () => { stopped = true; };
-}
-"""
-# The main area's data grid canvas: it draws the rows in the frame it appears (the grid's accessible copy
-# of the rows, in the DOM, comes about 0.3 s later), so two frames after it the table is on screen.
-TABLE_PAINTED = "[data-testid='stMain'] [data-testid='stDataFrame'] canvas[data-testid='data-grid-canvas']"
-
-
 @functools.cache
 def _paint_signal() -> Any:
-    return st.components.v2.component("assetroute.table_painted", js=_PAINT_SIGNAL_JS)
+    return st.components.v2.component("assetroute.table_painted", js=PAINT_SIGNAL_JS)
 
 
 def _charts_now() -> None:
@@ -483,13 +460,13 @@ def charts_ready(page: str) -> bool:
     The first answer a browser tab shows draws its table alone.  The charts' front-end code
     (plotly's chunk: about 0.8 s of the tab's main thread, in one task) would otherwise be
     evaluated while the table paints, and hold its rows back.  A small component reports when
-    the table has painted (two frames after its grid's canvas appears, :data:`TABLE_PAINTED`);
-    that reruns the script, and the charts are drawn then.  From
-    then on the tab has that code, and its later answers draw table and charts in one run.
+    the table has painted (two frames after the results grid's canvas appears; see
+    :mod:`.frontend`); that reruns the script, and the charts are drawn then.  From then on the
+    tab has that code, and its later answers draw table and charts in one run.
     """
     if st.session_state.get(CHARTS_READY):
         return True
-    _paint_signal()(key=f"{page}_table_painted", data={"selector": TABLE_PAINTED, "timeout_ms": 5000},
+    _paint_signal()(key=f"{page}_table_painted", data={"selector": RESULTS_GRID, "timeout_ms": 5000},
                     on_painted_change=_charts_now, height=0)
     return False
 
@@ -500,7 +477,15 @@ def after_table(page: str, draw: Callable[[], None], *, what: str) -> None:
     if charts_ready(page):
         draw()
     else:
-        st.caption(f"Drawing {what}…")
+        st.caption(f"{PENDING_PREFIX}{what}…")
+
+
+def api_response(result: Any, *, name: str, key: str) -> None:
+    """The exact JSON body of the lookup *name*, in an expander drawn when opened (the whole answer as a
+    JSON tree is heavy to send and to draw, and few open it)."""
+    box = st.expander(f"API response (exact JSON of `{name}`)", key=key, on_change="rerun")
+    if box.open:
+        box.json(result.to_api(), expanded=1)
 
 
 # -- graphs ------------------------------------------------------------------------------------------

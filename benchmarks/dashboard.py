@@ -15,7 +15,7 @@ a median over *runs* rounds measured in the same process, one round after anothe
 * per lookup page, on a fresh server per round: the first submit, from the click to the results
   grid showing its first row on its canvas (goal <= 0.8 s; ``wait_for_table_painted`` in
   :mod:`tests.e2e.harness`), to the grid's accessible rows written in the DOM (about 0.3 s later;
-  what stops 18 and 19 reported), and till the whole page (graphs and charts too) has finished;
+  the measure before this change), and till the whole page (graphs and charts too) has finished;
   then the same query submitted again on the same server from a new browser session (warm
   process, the session's own cache empty), and the first/warm ratio (goal <= 2x).
   The same query submitted once more in the first tab (its table already on screen) is reported too,

@@ -203,9 +203,7 @@ def _path_and_chart() -> None:
 # Drawn after the table; a tab's first answer draws them once the table has painted (ui.after_table).
 ui.after_table(PAGE, _path_and_chart, what="the bridge path and the chart")
 
-api = st.expander("API response (exact JSON of `assets_between_chains`)", key="bc_api", on_change="rerun")
-if api.open:  # drawn when opened: the whole answer as a JSON tree is heavy to send and to draw
-    api.json(result.to_api(), expanded=1)
+ui.api_response(result, name="assets_between_chains", key="bc_api")
 d1, d2, _ = st.columns([1, 1, 4])
 base = f"assets_between_{query.source_chain_id}_{query.dest_chain_id}"
 safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in base)[:120]

@@ -205,9 +205,7 @@ def _graph_and_charts() -> None:
 with visual:  # a tab's first answer draws them once the table has painted (ui.after_table)
     ui.after_table(PAGE, _graph_and_charts, what="the destination graph and the reach charts")
 
-api = st.expander("API response (exact JSON of `assets_from_source`)", key="fs_api", on_change="rerun")
-if api.open:  # drawn when opened: the whole answer as a JSON tree is heavy to send and to draw
-    api.json(result.to_api(), expanded=1)
+ui.api_response(result, name="assets_from_source", key="fs_api")
 d1, d2, _ = st.columns([1, 1, 4])
 base = f"assets_from_{query.source_asset_chain_id}_{query.source_asset_denom}"
 safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in base)[:120]

@@ -31,8 +31,7 @@ from assetroute_app import (
     serving,
     validate_base_url,
 )
-from assetroute_app.prefetch import RESULT_CHUNKS, result_chunks
-from assetroute_app.serving import WARM_UP_PATH
+from assetroute_app.frontend import RESULT_CHUNKS, WARM_UP_PATH, result_chunks
 from assetroute_app.ui import CHARTS_READY
 from assetroute_core import BetweenChainsOptions, Registry, load_registry
 from assetroute_core.network import chain_graph
@@ -252,14 +251,16 @@ def test_settled_page_warms_up_the_tab_and_the_server(make_app: MakeApp) -> None
     import httpx
     from starlette.applications import Starlette
 
-    async def call(method: str) -> int:
+    async def call(method: str, path: str = "/" + WARM_UP_PATH) -> int:
         transport = httpx.ASGITransport(app=Starlette(routes=serving.routes()))
         async with httpx.AsyncClient(transport=transport, base_url="http://dashboard") as client:
-            return (await client.request(method, "/" + WARM_UP_PATH)).status_code
+            return (await client.request(method, path)).status_code
 
     assert asyncio.run(call("POST")) == 204
     assert serving.start_view_warm_up() is False  # already started, by the request above or earlier
+    assert asyncio.run(call("POST", "/behind/a/proxy/" + WARM_UP_PATH)) == 204  # under server.baseUrlPath
     assert asyncio.run(call("GET")) == 405
+    assert asyncio.run(call("POST", "/_assetroute/other")) == 404
 
 
 def test_between_chains_grouped_by_symbol(make_app: MakeApp, registry: Registry) -> None:

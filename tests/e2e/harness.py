@@ -16,6 +16,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from assetroute_app.frontend import PENDING_PREFIX, RESULTS_GRID, TABLE_PAINTED_JS
+
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("ASSETROUTE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -104,39 +106,20 @@ def wait_for_landing(page: Any, timeout: float = 60_000) -> None:
 def wait_for_results(page: Any, timeout: float = 60_000) -> None:
     """Wait until a result page has drawn its graphs and charts too, and the app has settled.
 
-    A tab's first answer draws its table first, with a "Drawing the …" caption where the graphs
+    A tab's first answer draws its table first, with a caption (``PENDING_PREFIX``) where the graphs
     and charts go, and draws them in the rerun that the table's paint signal starts
     (:func:`assetroute_app.ui.charts_ready`): between the two runs the app is briefly idle, so
     waiting for the app alone can end before they are drawn.  Any other page passes at once.
     """
     page.wait_for_function(
-        "() => !(document.querySelector(\"[data-testid='stMain']\")?.innerText || '').includes('Drawing the ')",
-        timeout=timeout)
+        "(pending) => !(document.querySelector(\"[data-testid='stMain']\")?.innerText || '').includes(pending)",
+        arg=PENDING_PREFIX, timeout=timeout)
     wait_for_app(page, timeout=timeout)
 
 
 def results_grid(page: Any) -> Any:
-    """The results table of a page: the first data grid in the main area."""
-    return page.locator("[data-testid='stMain'] [data-testid='stDataFrame']").first.locator(
-        "[data-testid='data-grid-canvas']")
-
-
-# True once the main area's results grid has drawn its first data row on its canvas (ink below the
-# header), or drew an image from another origin (a logo), which forbids reading its pixels.
-TABLE_PAINTED_JS = """() => {
-  const canvas = document.querySelector(
-    "[data-testid='stMain'] [data-testid='stDataFrame'] canvas[data-testid='data-grid-canvas']");
-  if (!canvas || !canvas.width) return false;
-  const ratio = window.devicePixelRatio || 1;
-  let pixels;
-  try {
-    const width = Math.min(canvas.width, Math.round(600 * ratio));
-    pixels = canvas.getContext("2d").getImageData(0, Math.round(40 * ratio), width, Math.round(20 * ratio)).data;
-  } catch (e) { return true; }
-  let ink = 0;
-  for (let i = 0; i < pixels.length; i += 4) if (pixels[i + 3] > 0 && (pixels[i] < 200 || pixels[i + 1] < 200)) ink++;
-  return ink > 50;
-}"""
+    """The results table of a page: the first data grid's canvas in the main area."""
+    return page.locator(RESULTS_GRID).first
 
 
 def wait_for_table_painted(page: Any, timeout: float = 60_000) -> None:
@@ -144,7 +127,8 @@ def wait_for_table_painted(page: Any, timeout: float = 60_000) -> None:
 
     The grid draws its cells on a canvas; its accessible copy of the rows (``tbody tr``, which
     :func:`main_table_rows` reads) is written later, about 0.3 s after the rows are on screen
-    in this Chromium, so it is no measure of when the table shows.  Checked on every frame.
+    in this Chromium, so it is no measure of when the table shows.  Checked on every frame
+    (:data:`assetroute_app.frontend.TABLE_PAINTED_JS`: time only a tab's first grid with it).
     """
     page.wait_for_function(TABLE_PAINTED_JS, timeout=timeout, polling="raf")
 

@@ -14,6 +14,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
+from assetroute_app.frontend import WARM_UP_PATH
 from assetroute_core import Registry, load_registry
 
 from .conftest import (
@@ -76,6 +77,13 @@ def test_between_chains(app_server: str, new_page: Any, registry: Registry, timi
     page = new_page()
     page.goto(app_server + "/")
     settle(page)
+    # the settled page asked the server to warm up (POST /_assetroute/warm-up, 204) and loaded the grid's code
+    page.wait_for_function("(path) => performance.getEntriesByType('resource').some("
+                           "e => e.name.endsWith('/' + path) && e.responseStatus === 204)",
+                           arg=WARM_UP_PATH, timeout=15_000)
+    page.wait_for_function("() => performance.getEntriesByType('resource').some("
+                           "e => /\\/DataFrame\\.[^/]*\\.js$/.test(e.name))", timeout=15_000)
+    assert page.get_by_test_id("stDataFrame").count() == 0  # the first page itself draws no grid
     pick(page, "Source chain", "Cosmos Hub")
     pick(page, "Destination chain", "Osmosis")
     tick(page, "Multi-transaction routes")
