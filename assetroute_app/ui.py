@@ -285,7 +285,7 @@ def _quality(reg: Registry) -> None:
     issues = reg.quality
     counts = quality_counts(issues)
     box = st.expander(f"Data-quality warnings ({len(issues)})", key="sidebar_quality", on_change="rerun")
-    if not box.open:  # drawn when opened, its table too: the landing page draws no data grid
+    if not box.open:  # drawn when opened, its table too: the first page draws no data grid
         return
     with box:
         if not issues:
@@ -444,6 +444,7 @@ def run_lookup(kind: str, backend_obj: Any, query: Any, call: Callable[[], Any])
 # -- the table first ---------------------------------------------------------------------------------
 
 CHARTS_READY = "charts_ready"  # session key: this tab has drawn charts (it has their front-end code)
+
 
 @functools.cache
 def _paint_signal() -> Any:
