@@ -247,20 +247,25 @@ def test_settled_page_warms_up_the_tab_and_the_server(make_app: MakeApp) -> None
         assert f'"{needle}"' in scripts[0]
     # the route the script posts to: 204, and the import of the result pages' libraries starts once
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     import httpx
     from starlette.applications import Starlette
 
-    async def call(method: str, path: str = "/" + WARM_UP_PATH) -> int:
+    async def request(method: str, path: str) -> int:
         transport = httpx.ASGITransport(app=Starlette(routes=serving.routes()))
         async with httpx.AsyncClient(transport=transport, base_url="http://dashboard") as client:
             return (await client.request(method, path)).status_code
 
-    assert asyncio.run(call("POST")) == 204
+    def call(method: str, path: str = "/" + WARM_UP_PATH) -> int:
+        with ThreadPoolExecutor(1) as pool:  # a loop of its own: AppTest may leave one running in this thread
+            return pool.submit(asyncio.run, request(method, path)).result()
+
+    assert call("POST") == 204
     assert serving.start_view_warm_up() is False  # already started, by the request above or earlier
-    assert asyncio.run(call("POST", "/behind/a/proxy/" + WARM_UP_PATH)) == 204  # under server.baseUrlPath
-    assert asyncio.run(call("GET")) == 405
-    assert asyncio.run(call("POST", "/_assetroute/other")) == 404
+    assert call("POST", "/behind/a/proxy/" + WARM_UP_PATH) == 204  # under server.baseUrlPath
+    assert call("GET") == 405
+    assert call("POST", "/_assetroute/other") == 404
 
 
 def test_between_chains_grouped_by_symbol(make_app: MakeApp, registry: Registry) -> None:
