@@ -474,7 +474,8 @@ def charts_ready(page: str) -> bool:
 
 def after_table(page: str, draw: Callable[[], None], *, what: str) -> None:
     """Draw a result page's graphs and charts with *draw*, after its table: at once when the tab has drawn
-    charts before, else once the table has painted (:func:`charts_ready`), with a caption meanwhile."""
+    charts before, else once the table has painted (:func:`charts_ready`), with "Drawing the *what*…"
+    meanwhile."""
     if charts_ready(page):
         draw()
     else:

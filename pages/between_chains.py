@@ -201,7 +201,7 @@ def _path_and_chart() -> None:
 
 
 # Drawn after the table; a tab's first answer draws them once the table has painted (ui.after_table).
-ui.after_table(PAGE, _path_and_chart, what="the bridge path and the chart")
+ui.after_table(PAGE, _path_and_chart, what="bridge path and the chart")
 
 ui.api_response(result, name="assets_between_chains", key="bc_api")
 d1, d2, _ = st.columns([1, 1, 4])

@@ -203,7 +203,7 @@ def _graph_and_charts() -> None:
 
 
 with visual:  # a tab's first answer draws them once the table has painted (ui.after_table)
-    ui.after_table(PAGE, _graph_and_charts, what="the destination graph and the reach charts")
+    ui.after_table(PAGE, _graph_and_charts, what="destination graph and the reach charts")
 
 ui.api_response(result, name="assets_from_source", key="fs_api")
 d1, d2, _ = st.columns([1, 1, 4])
