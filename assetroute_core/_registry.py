@@ -277,8 +277,10 @@ class Registry:
 
 
 def _engines(data: RegistryData, overlay: Overlay) -> tuple[Engine, Engine]:
-    """The two engines of one registry, over the same data: the reference's bridge kinds, and every kind."""
-    return Engine(data, overlay, bridge_kinds=REFERENCE_BRIDGE_KINDS), Engine(data, overlay)
+    """The two engines of one registry, over the same data: the reference's bridge kinds, and every kind
+    (sharing the first's indexes that no bridge kind changes)."""
+    engine = Engine(data, overlay, bridge_kinds=REFERENCE_BRIDGE_KINDS)
+    return engine, engine.with_bridge_kinds(None)
 
 
 def load_registry(

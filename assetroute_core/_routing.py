@@ -213,9 +213,29 @@ class Engine:
 
     def __init__(self, data: RegistryData, overlay: Overlay, *, max_weight: int = DEFAULT_MAX_WEIGHT,
                  bridge_kinds: frozenset[str] | None = None) -> None:
+        self._index_registry(data, overlay)
+        self._index_links(bridge_kinds)
+        self._start(max_weight)
+
+    def with_bridge_kinds(self, bridge_kinds: frozenset[str] | None, *, max_weight: int | None = None) -> Engine:
+        """An engine over the same data and overlay that routes over *bridge_kinds* (``None``: every kind).
+
+        It shares this engine's permanent indexes that no bridge kind changes (channels, listed
+        instances, contract tokens: all of an engine's construction but its bridge links, about
+        25 ms of the full registry's load), and has bridge links, memo tables and answers of its own.
+        Sharing is safe: those indexes are never changed after construction, and the memo tables
+        that key on the shared instances are per engine.
+        """
+        other = object.__new__(Engine)
+        other.__dict__.update(vars(self))  # then everything of its own is set afresh:
+        other._lock = threading.RLock()
+        other._index_links(bridge_kinds)
+        other._start(self.max_weight if max_weight is None else max_weight)
+        return other
+
+    def _index_registry(self, data: RegistryData, overlay: Overlay) -> None:
+        """The indexes no bridge kind changes (shared by :meth:`with_bridge_kinds`)."""
         self.data = data
-        #: The bridge kinds this engine routes over; ``None``: every kind the registry names.
-        self.bridge_kinds = bridge_kinds
         self.overlay = overlay
         self.chains: dict[str, Chain] = data.chains
         # Routable: live Cosmos/EVM chains that own their chain-id (a shared id goes to one chain).
@@ -239,7 +259,7 @@ class Engine:
         self.listings: dict[tuple[str, str], ListedAsset] = data.listed
         self.listed_instances: dict[tuple[str, str], Asset] = {}  # permanent: interned for every generation
         self.natives: dict[str, list[Asset]] = {}
-        self._rec_memo: dict[tuple[str, str], str] = {}
+        self._rec_memo: dict[tuple[str, str], str] = {}  # deterministic: safe to share
         for key, listed in data.listed.items():
             asset = self._make_listed(listed)
             self.listed_instances[key] = asset
@@ -266,6 +286,14 @@ class Engine:
                 self._listed_paths.setdefault((listed.chain_name, listed.trace, listed.origin_denom.lower()),
                                               self.listed_instances[key])
 
+        self._listed_by_chain: dict[str, list[Asset]] = {}
+        for key, asset in self.listed_instances.items():
+            self._listed_by_chain.setdefault(key[0], []).append(asset)
+
+    def _index_links(self, bridge_kinds: frozenset[str] | None) -> None:
+        """The bridge links of the kinds this engine routes over (its own, never shared)."""
+        #: The bridge kinds this engine routes over; ``None``: every kind the registry names.
+        self.bridge_kinds = bridge_kinds
         # Bridge links: pairwise ones as adjacency; a family linked through its root (CCTP) as
         # root -> (members in order, root first; kind) and member -> its families, expanded per
         # destination by the router (every two members are one hop apart, at linear cost).
@@ -273,7 +301,7 @@ class Engine:
         self._families: dict[tuple[str, str], tuple[list[tuple[str, str]], str]] = {}
         self._family_of: dict[tuple[str, str], list[tuple[str, str]]] = {}
         link_keys: dict[tuple[str, str], None] = {}
-        for link in data.links:
+        for link in self.data.links:
             if bridge_kinds is not None and link.kind not in bridge_kinds:
                 continue
             ka = (link.a[0], denom_key(link.a[1]))
@@ -292,9 +320,9 @@ class Engine:
             self._links.setdefault(kb, []).append((link.kind, link.provider, ka))
         self._link_keys: tuple[tuple[str, str], ...] = tuple(link_keys)
 
-        self._listed_by_chain: dict[str, list[Asset]] = {}
-        for key, asset in self.listed_instances.items():
-            self._listed_by_chain.setdefault(key[0], []).append(asset)
+
+    def _start(self, max_weight: int) -> None:
+        """The first generation of memo tables, and the answers' cache (its own, never shared)."""
         self.max_weight = max_weight
         self.generations = 1  # how many generations of memo tables this engine has started
         self._gen = _Router(self)

@@ -210,7 +210,7 @@ def apply_changes(
     # The scenario's two engines, as a loaded registry has them (_registry._engines): the reference's
     # bridge kinds, and every kind.
     new_engine = Engine(new_data, new_overlay, bridge_kinds=REFERENCE_BRIDGE_KINDS)
-    every_bridge = Engine(new_data, new_overlay)
+    every_bridge = new_engine.with_bridge_kinds(None)
 
     previous = registry.what_if
     merged_pfm = dict(previous.pfm) if previous else {}
