@@ -3,6 +3,9 @@
     ASSETROUTE_REGISTRY=../shared/chain-registry python benchmarks/bench.py
 
 Measures, in one run:
+  * the machine's speed on the day: a fixed pure-Python workload (none of assetroute's code), timed at
+    the start and at the end of the run, so that absolute figures of different days can be read
+    against each other (figures scale with it; the ratios below do not need it);
   * registry load (cold process-level: parse + index), goal <= 1.0 s, and memory;
   * assets_between_chains osmosis-1 -> cosmoshub-4 with every include flag and allow_multi_tx:
     the first (uncached) call in a fresh process after the load (median of three processes, and its
@@ -47,6 +50,40 @@ import assetroute_core as ar  # noqa: E402
 # Every flag of the reference's request (include_other_bridges is our extension, and a choice of engine).
 ALL_FLAGS = {"include_no_metadata_assets": True, "include_cw20_assets": True, "include_evm_assets": True,
              "include_svm_assets": True, "allow_multi_tx": True}
+
+
+def _calibration_workload() -> int:
+    """The engine's kind of work without its code: tuple keys, dict lookups, string splits, SHA-256 and
+    small frozen objects. Never change it: its figures are only comparable with themselves."""
+    import hashlib
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True, slots=True)
+    class Item:
+        chain: str
+        denom: str
+        trace: str
+
+    table: dict[tuple[str, str], Item] = {}
+    for i in range(40_000):
+        chain, denom = f"chain-{i % 240}", f"transfer/channel-{i % 97}/u{i}"
+        table[(chain, denom)] = Item(chain, denom.rsplit("/", 1)[-1], denom.partition("/")[2])
+    total = 0
+    for chain, denom in list(table):
+        found = table.get((chain, denom))
+        if found is not None and found.trace:
+            total += len(hashlib.sha256(f"{found.trace}/{found.denom}".encode()).hexdigest()) + len(chain)
+    return total
+
+
+def calibrate(rounds: int = 5) -> float:
+    """Milliseconds of :func:`_calibration_workload`, best of *rounds* (about 0.1 s each here)."""
+    times = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        _calibration_workload()
+        times.append(time.perf_counter() - started)
+    return round(min(times) * 1000, 1)
 
 
 def _source() -> str:
@@ -222,7 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-dashboard", action="store_true")
     args = parser.parse_args(argv)
     source = _source()
-    figures: dict[str, object] = {"source": source, "python": sys.version.split()[0], "cpus": os.cpu_count()}
+    figures: dict[str, object] = {"source": source, "python": sys.version.split()[0], "cpus": os.cpu_count(),
+                                  "calibration_ms": {"start": calibrate()}}
     if args.only_history or args.dashboard:
         if args.dashboard:
             figures["dashboard"] = _dashboard(source)
@@ -253,6 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         figures["http_info"] = bench_http_info(source, args.http_requests // 4, args.concurrency)
     if not args.skip_dashboard:
         figures["dashboard"] = _dashboard(source)
+    figures["calibration_ms"]["end"] = calibrate()  # type: ignore[index]
     print_figures(figures, as_json=args.json)
     return 0
 
