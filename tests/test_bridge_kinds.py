@@ -95,3 +95,25 @@ def test_openapi_marks_the_extension() -> None:
     assert between["include_other_bridges"]["x-assetroute-extension"] is True
     assert "x-assetroute-extension" not in between["allow_multi_tx"]
     assert schemas["AssetsFromSourceRequest"]["properties"]["include_other_bridges"]["x-assetroute-extension"] is True
+
+
+def test_the_every_kind_engine_shares_the_indexes_and_answers_as_a_separate_one(registry: Registry) -> None:
+    """A registry's second engine (``Engine.with_bridge_kinds``) shares the first's permanent indexes,
+    never its links, memo tables or answers, and answers exactly as an engine built on its own."""
+    from assetroute_core._lookups import assets_between_chains
+    from assetroute_core._routing import Engine
+
+    first = registry.engine_for(include_other_bridges=False)
+    every = registry.engine_for(include_other_bridges=True)
+    alone = Engine(every.data, every.overlay)
+    assert first.bridge_kinds == REFERENCE_BRIDGE_KINDS and every.bridge_kinds is None
+    assert every.listed_instances is first.listed_instances and every._canonical is first._canonical
+    for own in ("_links", "_families", "_link_keys", "_gen", "results", "_lock"):
+        assert getattr(every, own) is not getattr(first, own), own
+    assert every._links.keys() > first._links.keys()  # the other kinds' links are its own
+    assert (every._links, every._families, every._link_keys) == (alone._links, alone._families, alone._link_keys)
+    flags = ar.BetweenChainsOptions(**EVERY, include_svm_assets=True, include_other_bridges=True)
+    for a, b in itertools.permutations(CHAINS, 2):
+        shared = assets_between_chains(every, a, b, flags)
+        separate = assets_between_chains(alone, a, b, flags)
+        assert shared.to_json() == separate.to_json(), (a, b)
