@@ -249,7 +249,6 @@ def test_settled_page_warms_up_the_tab_and_the_server(make_app: MakeApp) -> None
         assert f'"{needle}"' in scripts[0]
     # the route the script posts to: 204, and the import of the result pages' libraries starts once
     import asyncio
-    from concurrent.futures import ThreadPoolExecutor
 
     import httpx
     from starlette.applications import Starlette
@@ -260,8 +259,7 @@ def test_settled_page_warms_up_the_tab_and_the_server(make_app: MakeApp) -> None
             return (await client.request(method, path)).status_code
 
     def call(method: str, path: str = "/" + WARM_UP_PATH) -> int:
-        with ThreadPoolExecutor(1) as pool:  # a loop of its own: AppTest may leave one running in this thread
-            return pool.submit(asyncio.run, request(method, path)).result()
+        return asyncio.run(request(method, path))
 
     assert call("POST") == 204
     assert serving.start_view_warm_up() is False  # already started, by the request above or earlier

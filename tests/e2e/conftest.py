@@ -132,8 +132,14 @@ def timings() -> Iterator[dict[str, Any]]:
     TIMINGS.write_text(json.dumps(report, indent=2) + "\n")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(timings: dict[str, Any]) -> Iterator[Any]:
+    """One Chromium for the end-to-end tests, closed when they are done.
+
+    Package scope, not session: Playwright's sync API runs an event loop in the main thread for as
+    long as it is open, so a later test of the suite could not call ``asyncio.run`` (seen in
+    ``tests/test_app.py``, which runs after this package).
+    """
     if not Path(CHROMIUM).is_file():
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install -y chromium", pytrace=False)
     from playwright.sync_api import sync_playwright
@@ -178,7 +184,7 @@ def _start(registry: Path, name: str, browser: Any) -> tuple[StreamlitServer, di
     return server, {"server_healthy_s": round(server.healthy, 3), "first_page_rendered_s": round(first, 3)}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def app_server(registry_path: Path, browser: Any, timings: dict[str, Any]) -> Iterator[str]:
     server, cold = _start(registry_path, "registry", browser)
     timings["cold_start"] = {**cold, "goal": "<= 1.5x a bare app (benchmarks/dashboard.py)"}
@@ -186,7 +192,7 @@ def app_server(registry_path: Path, browser: Any, timings: dict[str, Any]) -> It
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def hostile_server(browser: Any, timings: dict[str, Any]) -> Iterator[str]:
     server, cold = _start(HOSTILE, "hostile", browser)
     timings["cold_start_hostile_registry"] = cold
