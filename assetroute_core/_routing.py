@@ -223,12 +223,12 @@ class Engine:
         It shares this engine's permanent indexes that no bridge kind changes (channels, listed
         instances, contract tokens: all of an engine's construction but its bridge links, about
         25 ms of the full registry's load), and has bridge links, memo tables and answers of its own.
-        Sharing is safe: those indexes are never changed after construction, and the memo tables
-        that key on the shared instances are per engine.
+        Sharing is safe: those indexes are complete once built (the memo of recommended symbols is
+        filled for every listing then, and any later entry would be the same value), and the memo
+        tables that key on the shared instances are per engine.
         """
-        other = object.__new__(Engine)
+        other = object.__new__(type(self))
         other.__dict__.update(vars(self))  # then everything of its own is set afresh:
-        other._lock = threading.RLock()
         other._index_links(bridge_kinds)
         other._start(self.max_weight if max_weight is None else max_weight)
         return other
@@ -244,7 +244,6 @@ class Engine:
         self._pfm: frozenset[str] = frozenset(n for n, c in data.chains.items() if c.pfm_enabled)
         self.rules = HopRules(self._pfm, overlay, MappingProxyType(
             {n: c.chain_id or n for n, c in data.chains.items()}))
-        self._lock = threading.RLock()
         self._canonical: dict[tuple[str, str], ChannelEnd] = {}
         self._canonical_wasm: dict[tuple[str, str], ChannelEnd] = {}
         self._wasm_ends: dict[tuple[str, str], list[tuple[tuple[int, int, int, int], ChannelEnd]]] = {}
@@ -320,9 +319,9 @@ class Engine:
             self._links.setdefault(kb, []).append((link.kind, link.provider, ka))
         self._link_keys: tuple[tuple[str, str], ...] = tuple(link_keys)
 
-
     def _start(self, max_weight: int) -> None:
-        """The first generation of memo tables, and the answers' cache (its own, never shared)."""
+        """The lock, the first generation of memo tables and the answers' cache (its own, never shared)."""
+        self._lock = threading.RLock()
         self.max_weight = max_weight
         self.generations = 1  # how many generations of memo tables this engine has started
         self._gen = _Router(self)

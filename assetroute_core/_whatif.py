@@ -3,8 +3,8 @@
 Decisions made here:
 
 * A scenario never copies or reloads the registry. The new registry's two engines (the reference's
-  bridge kinds, and every kind) are built over a :func:`dataclasses.replace` of the same
-  ``RegistryData``: the listings, links, quality report and
+  bridge kinds, and every kind, which shares the first's indexes: ``Engine.with_bridge_kinds``) are
+  built over a :func:`dataclasses.replace` of the same ``RegistryData``: the listings, links, quality report and
   every unchanged chain and channel object are shared. Only the :class:`Chain` objects whose PFM
   changed, the :class:`Channel` objects that close (re-made with status ``CLOSED``, so
   ``Channel.usable`` is false) and the channel-end tables of the chains at their ends are new. The

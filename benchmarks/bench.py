@@ -267,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             with multiprocessing.get_context("spawn").Pool(1, maxtasksperchild=1) as pool:
                 figures["history"] = pool.apply(bench_history, (source,))
+        figures["calibration_ms"]["end"] = calibrate()  # type: ignore[index]
         print_figures(figures, as_json=args.json)
         return 0
     figures["load"] = bench_load(source)

@@ -108,7 +108,7 @@ def test_the_every_kind_engine_shares_the_indexes_and_answers_as_a_separate_one(
     alone = Engine(every.data, every.overlay)
     assert first.bridge_kinds == REFERENCE_BRIDGE_KINDS and every.bridge_kinds is None
     assert every.listed_instances is first.listed_instances and every._canonical is first._canonical
-    for own in ("_links", "_families", "_link_keys", "_gen", "results", "_lock"):
+    for own in ("_links", "_families", "_family_of", "_link_keys", "_gen", "results", "_lock"):
         assert getattr(every, own) is not getattr(first, own), own
     assert every._links.keys() > first._links.keys()  # the other kinds' links are its own
     assert (every._links, every._families, every._link_keys) == (alone._links, alone._families, alone._link_keys)

@@ -193,3 +193,24 @@ def test_core_package_does_not_import_the_app_or_drawing_at_import_time() -> Non
             "'assetroute_app') or m.startswith('assetroute_core.drawing')); print(bad)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_app_package_imports_its_modules_on_first_use() -> None:
+    """``assetroute_app``'s names are loaded on first use (PEP 562): ``app.py`` imports ``.serving`` to
+    build the server, and that must not import the engine, Streamlit or pandas before the server answers."""
+    import subprocess
+    import sys
+
+    import assetroute_app
+
+    assert set(assetroute_app._SOURCES) == set(assetroute_app.__all__)
+    for name, module in assetroute_app._SOURCES.items():
+        assert getattr(assetroute_app, name) is getattr(importlib.import_module(f"assetroute_app.{module}"), name)
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        assetroute_app.nothing  # noqa: B018
+    code = ("import sys, assetroute_app.serving; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('assetroute_app', 'assetroute_core', 'streamlit', 'pandas')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO)
+    loaded = ["assetroute_app", "assetroute_app.frontend", "assetroute_app.serving"]
+    assert out.stdout.strip() == str(loaded), out.stdout
